@@ -1,0 +1,99 @@
+/**
+ * The one address type. Every change, live resource and `--target` is an Address:
+ * `<cluster>:<path>`, the path being the API path relative to the cluster's base URL,
+ * namespace first (contract section 2). Never build or compare address strings by hand.
+ */
+export class Address {
+  readonly cluster: string;
+  /** Path segments, namespace segments included; never empty strings. */
+  readonly segments: readonly string[];
+
+  constructor(cluster: string, path: string | readonly string[]) {
+    this.cluster = cluster;
+    const segs = typeof path === 'string' ? path.split('/') : path;
+    this.segments = Object.freeze(segs.filter((s) => s.length > 0));
+  }
+
+  get path(): string {
+    return this.segments.join('/');
+  }
+
+  /** A child address: `east:auth/ldap` + `groups`, `admins` → `east:auth/ldap/groups/admins`. */
+  child(...segments: string[]): Address {
+    return new Address(this.cluster, [...this.segments, ...segments.flatMap((s) => s.split('/'))]);
+  }
+
+  toString(): string {
+    return `${this.cluster}:${this.path}`;
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+
+  equals(other: Address): boolean {
+    return Address.compare(this, other) === 0;
+  }
+
+  /** True when `this` is `prefix` or lies below it (segment-wise, never a string prefix). */
+  isWithin(prefix: Address): boolean {
+    if (this.cluster !== prefix.cluster || prefix.segments.length > this.segments.length) return false;
+    return prefix.segments.every((s, i) => this.segments[i] === s);
+  }
+
+  /** Total order: cluster, then segment by segment (a parent sorts before its children). */
+  static compare(a: Address, b: Address): number {
+    if (a.cluster !== b.cluster) return a.cluster < b.cluster ? -1 : 1;
+    const n = Math.min(a.segments.length, b.segments.length);
+    for (let i = 0; i < n; i++) {
+      const x = a.segments[i]!;
+      const y = b.segments[i]!;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return a.segments.length - b.segments.length;
+  }
+
+  /** Parses `cluster:path`. Returns undefined for text that is not an address. */
+  static parse(text: string): Address | undefined {
+    const i = text.indexOf(':');
+    if (i <= 0) return undefined;
+    const cluster = text.slice(0, i);
+    const path = text.slice(i + 1);
+    if (!/^[A-Za-z0-9_.-]+$/.test(cluster)) return undefined;
+    return new Address(cluster, path);
+  }
+}
+
+/** A map keyed by Address (by value, not identity). */
+export class AddressMap<V> {
+  readonly #items = new Map<string, { address: Address; value: V }>();
+
+  get size(): number {
+    return this.#items.size;
+  }
+  set(address: Address, value: V): this {
+    this.#items.set(address.toString(), { address, value });
+    return this;
+  }
+  get(address: Address): V | undefined {
+    return this.#items.get(address.toString())?.value;
+  }
+  has(address: Address): boolean {
+    return this.#items.has(address.toString());
+  }
+  delete(address: Address): boolean {
+    return this.#items.delete(address.toString());
+  }
+  /** Entries in Address order. */
+  entries(): Array<[Address, V]> {
+    return [...this.#items.values()]
+      .sort((a, b) => Address.compare(a.address, b.address))
+      .map((e) => [e.address, e.value]);
+  }
+  keys(): Address[] {
+    return this.entries().map(([a]) => a);
+  }
+  values(): V[] {
+    return this.entries().map(([, v]) => v);
+  }
+}

@@ -1,0 +1,119 @@
+import type { Address } from './address.js';
+import type { SourcePos } from './diagnostics.js';
+import type { JsonObject } from './json.js';
+
+/** Version of the JSON plan format (`--format json` and saved plans). */
+export const PLAN_FORMAT_VERSION = 1;
+
+/**
+ * What a change does. The JSON names are fixed by the contract.
+ * - create:     the object does not exist; `before` is null, `after` is the desired object.
+ * - update:     the object exists and differs; `before` is the live object as read, `after` the
+ *               desired one (both normalised the same way, so field-by-field comparable).
+ * - delete:     the object exists and must go; `before` is the live object, `after` is null.
+ * - transition: a step of a multi-step operation (a DR failover) that is not a plain
+ *               write of one object; `before` is the observed state the step starts from
+ *               (e.g. `{mode: "secondary"}`), `after` the state it leads to.
+ */
+export type Action = 'create' | 'update' | 'delete' | 'transition';
+
+/**
+ * Why the change is in the plan.
+ * - declared:     a manifest asks for it.
+ * - prune:        the object is on the server, no manifest lists it, and pruning is on.
+ * - sync-secrets: nothing comparable changed; `apply --sync-secrets` re-sends write-only fields.
+ * - replace:      one half of a delete-then-create (e.g. a managed key changing type).
+ * - step:         one step of a multi-step transition.
+ */
+export type ChangeReason = 'declared' | 'prune' | 'sync-secrets' | 'replace' | 'step';
+
+/** A precondition re-checked just before the change runs (apply re-reads and refuses on a mismatch). */
+export interface Guard {
+  /** Whose state the guard reads. */
+  address: Address;
+  /** Human description, e.g. `east is DR primary`. */
+  description: string;
+  /** Expected fingerprint or field values; interpreted by the kind that made the guard. */
+  expect: JsonObject;
+}
+
+export interface Change {
+  address: Address;
+  /** The resource type that knows how to carry the change out, e.g. `ldap.group` (see kinds/registry). */
+  resourceType: string;
+  action: Action;
+  reason: ChangeReason;
+  /** See Action for what before/after hold per action. Secret values are already "(sensitive)". */
+  before: JsonObject | null;
+  after: JsonObject | null;
+  /** Fields whose values differ (update), or every field set (create/delete). Sorted. */
+  changedFields: string[];
+  /** Fields the server never returns; sent whenever the object is written (contract section 5). */
+  writeOnlyFields: string[];
+  /** Fields whose values are rendered as "(sensitive)". */
+  sensitiveFields: string[];
+  /** Wipes or orphans data: runs only with --allow-destructive. */
+  destructive: boolean;
+  /** Changes that must complete first. */
+  dependsOn: Address[];
+  guards: Guard[];
+  /** Where the manifest declares it (absent for prunes). */
+  source?: SourcePos;
+  /** Plain sentences shown under the change, e.g. why it is destructive. */
+  notes: string[];
+}
+
+/** A live object no manifest lists, left alone because pruning is off. */
+export interface Unmanaged {
+  address: Address;
+  resourceType: string;
+}
+
+/** A notice attached to the whole plan (not a change), e.g. an unreachable cluster. */
+export interface PlanNote {
+  severity: 'info' | 'warning';
+  message: string;
+  address?: Address;
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  /** In execution order (dependencies first, then by address). */
+  changes: Change[];
+  unmanaged: Unmanaged[];
+  notes: PlanNote[];
+}
+
+export interface PlanSummary {
+  add: number;
+  change: number;
+  delete: number;
+  transition: number;
+}
+
+export function summarise(plan: Plan): PlanSummary {
+  const s: PlanSummary = { add: 0, change: 0, delete: 0, transition: 0 };
+  for (const c of plan.changes) {
+    switch (c.action) {
+      case 'create':
+        s.add++;
+        break;
+      case 'update':
+        s.change++;
+        break;
+      case 'delete':
+        s.delete++;
+        break;
+      case 'transition':
+        s.transition++;
+        break;
+      default:
+        assertNever(c.action);
+    }
+  }
+  return s;
+}
+
+export function assertNever(x: never): never {
+  throw new Error(`unexpected value: ${String(x)}`);
+}

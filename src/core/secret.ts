@@ -1,0 +1,70 @@
+import { inspect } from 'node:util';
+
+/** How every secret renders, in every format. */
+export const REDACTED = '(sensitive)';
+
+/**
+ * A secret value resolved from a `${env:...}` or `${file:...}` reference (or a literal allowed
+ * by --allow-plaintext-secrets). Its text is reachable only through reveal(), which only the
+ * code that sends a request calls; JSON.stringify, String(), template literals and
+ * console/inspect all give "(sensitive)", so an accidental leak prints nothing secret.
+ */
+export class Secret {
+  readonly #value: string;
+  /** Where it came from, e.g. `env:LDAP_BINDPASS`; safe to show. */
+  readonly origin: string;
+
+  constructor(value: string, origin: string) {
+    this.#value = value;
+    this.origin = origin;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}
+
+export function isSecret(v: unknown): v is Secret {
+  return v instanceof Secret;
+}
+
+/** Deep copy of a value with every Secret replaced by its text, for a request body only. */
+export function revealDeep<T>(value: T): unknown {
+  if (value instanceof Secret) return value.reveal();
+  if (Array.isArray(value)) return value.map(revealDeep);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealDeep(v)]));
+  }
+  return value;
+}
+
+/** Collects the texts of every Secret in a value (used to scrub error messages). */
+export function collectSecretTexts(value: unknown, into: Set<string> = new Set()): Set<string> {
+  if (value instanceof Secret) {
+    if (value.reveal().length > 0) into.add(value.reveal());
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectSecretTexts(v, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) collectSecretTexts(v, into);
+  }
+  return into;
+}
+
+/** Replaces every occurrence of the given texts in a message by "(sensitive)". */
+export function scrub(message: string, secrets: Iterable<string>): string {
+  let out = message;
+  for (const s of secrets) if (s.length > 0) out = out.split(s).join(REDACTED);
+  return out;
+}

@@ -1,0 +1,52 @@
+import type { Address } from '../core/address.js';
+import type { ClusterTarget } from '../core/cluster.js';
+import type { Diagnostics } from '../core/diagnostics.js';
+import type { Change } from '../core/plan.js';
+import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
+import type { ClusterClient } from '../client/types.js';
+import type { ResolvedDocument, ValuePath } from '../load/document.js';
+
+/** What validation and normalisation may look at besides the documents themselves. */
+export interface KindContext {
+  clusters: ReadonlyMap<string, ClusterTarget>;
+  /** `--prune` on the command line (adds to each document's own `prune`). */
+  prune: boolean;
+}
+
+/** One finding of `check`. */
+export interface CheckFinding {
+  ok: boolean;
+  /** What was checked, e.g. `ldap://127.0.0.1:389 bind as cn=svc,...`. Never a secret. */
+  subject: string;
+  message: string;
+  address?: Address;
+}
+
+export interface ClientPool {
+  get(cluster: string): ClusterClient;
+}
+
+/**
+ * One module per resource kind: its schema, its rules, its normalisation, how to read it and
+ * how to write it. Adding a kind touches its folder plus one line in kinds/registry.ts.
+ */
+export interface KindModule<T = Record<string, unknown>> {
+  /** The manifest `kind`, e.g. `LdapAuth`. */
+  readonly kind: string;
+  /** File name of its JSON Schema in `schemas/`. */
+  readonly schemaFile: string;
+  /** Paths of secret fields in a raw document value (literal secrets are refused; values become Secret). */
+  secretPaths(value: unknown): ValuePath[];
+  /** The spec's semantic rules across all documents of this kind; run after the schema passed. */
+  validate(docs: ReadonlyArray<ResolvedDocument<T>>, diags: Diagnostics, ctx: KindContext): void;
+  /** Normalised desired objects (inputs are not mutated). Only called when validation passed. */
+  desired(docs: ReadonlyArray<ResolvedDocument<T>>, ctx: KindContext): DesiredState;
+  /** Reads the live objects the desired state concerns (every collection in full). */
+  read(desired: DesiredState, clients: ClientPool): Promise<LiveState>;
+  /** Carries out one change. `desired` is given for create/update (it holds write-only values). */
+  apply(change: Change, desired: DesiredResource | undefined, client: ClusterClient): Promise<void>;
+  /** Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`). */
+  export?(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]>;
+  /** Preflight of the outside world the documents point at. */
+  check?(docs: ReadonlyArray<ResolvedDocument<T>>, opts: { user?: string }): Promise<CheckFinding[]>;
+}

@@ -1,0 +1,33 @@
+import type { SourcePos } from '../core/diagnostics.js';
+
+/** JSON path inside a document: object keys and array indexes. */
+export type ValuePath = ReadonlyArray<string | number>;
+
+/**
+ * One YAML document as loaded: plain values (references still as `${...}` text) plus the
+ * source position of every value, so any later stage can point at the exact line and column.
+ */
+export interface LoadedDocument {
+  /** The file path as the user gave it (relative display form). */
+  file: string;
+  /** Absolute path of the file (references resolve relative to its folder). */
+  absoluteFile: string;
+  /** 0-based index of the document within its file. */
+  index: number;
+  /** The parsed value (usually an object). */
+  value: unknown;
+  /** Position of the value at `path`; the nearest existing ancestor when the path is absent. */
+  pos(path?: ValuePath): SourcePos;
+  /** Position of the key (not the value) at `path`; falls back to pos(path). */
+  keyPos(path: ValuePath): SourcePos;
+}
+
+/**
+ * A document after schema validation and reference resolution: `data` holds resolved values,
+ * with every secret field as a Secret (see core/secret.ts). `data` is a fresh copy.
+ */
+export interface ResolvedDocument<T = Record<string, unknown>> {
+  source: LoadedDocument;
+  kind: string;
+  data: T;
+}

@@ -1,0 +1,90 @@
+/**
+ * The LDAP method's configuration as the embedded server stores and returns it (the
+ * behaviour reference: durations in seconds, lists as arrays, `url`/`userattr` lower-cased).
+ * Write-only fields are stored but never returned by a read.
+ */
+export interface LdapConfig {
+  url: string;
+  case_sensitive_names: boolean;
+  connection_timeout: number;
+  request_timeout: number;
+  starttls: boolean;
+  tls_min_version: 'tls10' | 'tls11' | 'tls12' | 'tls13';
+  tls_max_version: 'tls10' | 'tls11' | 'tls12' | 'tls13';
+  insecure_tls: boolean;
+  certificate: string;
+  /** write-only */
+  client_tls_cert: string;
+  /** write-only */
+  client_tls_key: string;
+  binddn: string;
+  /** write-only */
+  bindpass: string;
+  userdn: string;
+  userattr: string;
+  discoverdn: boolean;
+  deny_null_bind: boolean;
+  upndomain: string;
+  userfilter: string;
+  anonymous_group_search: boolean;
+  groupfilter: string;
+  groupdn: string;
+  groupattr: string;
+  username_as_alias: boolean;
+  dereference_aliases: 'never' | 'finding' | 'searching' | 'always';
+  max_page_size: number;
+  token_ttl: number;
+  token_max_ttl: number;
+  token_policies: string[];
+  /** deprecated alias of token_policies; read back as the same list */
+  policies: string[];
+  token_bound_cidrs: string[];
+  token_explicit_max_ttl: number;
+  token_no_default_policy: boolean;
+  token_num_uses: number;
+  token_period: number;
+  token_type: '' | 'service' | 'batch' | 'default';
+}
+
+export const LDAP_WRITE_ONLY_FIELDS = ['bindpass', 'client_tls_cert', 'client_tls_key'] as const;
+
+export function defaultLdapConfig(): LdapConfig {
+  return {
+    url: 'ldap://127.0.0.1',
+    case_sensitive_names: false,
+    connection_timeout: 30,
+    request_timeout: 90,
+    starttls: false,
+    tls_min_version: 'tls12',
+    tls_max_version: 'tls12',
+    insecure_tls: false,
+    certificate: '',
+    client_tls_cert: '',
+    client_tls_key: '',
+    binddn: '',
+    bindpass: '',
+    userdn: '',
+    userattr: 'cn',
+    discoverdn: false,
+    deny_null_bind: true,
+    upndomain: '',
+    userfilter: '',
+    anonymous_group_search: false,
+    groupfilter: '',
+    groupdn: '',
+    groupattr: 'cn',
+    username_as_alias: false,
+    dereference_aliases: 'never',
+    max_page_size: 0,
+    token_ttl: 0,
+    token_max_ttl: 0,
+    token_policies: [],
+    policies: [],
+    token_bound_cidrs: [],
+    token_explicit_max_ttl: 0,
+    token_no_default_policy: false,
+    token_num_uses: 0,
+    token_period: 0,
+    token_type: '',
+  };
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the real components the test suite runs against, when missing (fresh machine, CI).
+set -euo pipefail
+need=()
+command -v slapd >/dev/null 2>&1 || [ -x /usr/sbin/slapd ] || need+=(slapd)
+command -v ldapadd >/dev/null 2>&1 || need+=(ldap-utils)
+command -v softhsm2-util >/dev/null 2>&1 || need+=(softhsm2)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+[ -d node_modules ] || npm ci --no-audit --no-fund
