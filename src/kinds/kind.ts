@@ -33,6 +33,8 @@ export interface ClientPool {
 export interface KindModule<T = Record<string, unknown>> {
   /** The manifest `kind`, e.g. `LdapAuth`. */
   readonly kind: string;
+  /** The resource types its desired states hold (changes of these types are applied by it). */
+  readonly resourceTypes: readonly string[];
   /** File name of its JSON Schema in `schemas/`. */
   readonly schemaFile: string;
   /** Paths of secret fields in a raw document value (literal secrets are refused; values become Secret). */
@@ -47,6 +49,6 @@ export interface KindModule<T = Record<string, unknown>> {
   apply(change: Change, desired: DesiredResource | undefined, client: ClusterClient): Promise<void>;
   /** Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`). */
   export?(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]>;
-  /** Preflight of the outside world the documents point at. */
-  check?(docs: ReadonlyArray<ResolvedDocument<T>>, opts: { user?: string }): Promise<CheckFinding[]>;
+  /** Preflight of the outside world the desired objects point at (not the server itself). */
+  check?(desired: DesiredState, opts: { user?: string }): Promise<CheckFinding[]>;
 }

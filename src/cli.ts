@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerApply } from './commands/apply.js';
+import { registerCheck } from './commands/check.js';
+import { CliError } from './commands/errors.js';
+import { registerExport } from './commands/export.js';
+import { processOutput, type Output } from './commands/output.js';
+import { registerPlan } from './commands/plan.js';
+import { registerServe } from './commands/serve.js';
+import { registerValidate } from './commands/validate.js';
+import { VERSION } from './version.js';
+
+/**
+ * The CLI. Every command reports failure as one plain line (`error: ...`) and an exit code
+ * (contract section 3): never a stack trace, never a secret.
+ */
+export async function main(argv: string[], output?: Output): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('lockstep')
+    .description('Keep a secrets service in lock step with YAML manifests kept in git.')
+    .version(VERSION)
+    .option('--no-color', 'no colours in output (also: NO_COLOR)')
+    .option('--allow-plaintext-secrets', 'accept literal secret values in manifests')
+    .showHelpAfterError()
+    .exitOverride();
+  const out = (): Output => output ?? processOutput({ color: program.opts<{ color?: boolean }>().color });
+  const exit = (code: number): void => {
+    exitCode = code;
+  };
+  registerValidate(program, out, exit);
+  registerPlan(program, out, exit);
+  registerApply(program, out, exit);
+  registerExport(program, out, exit);
+  registerCheck(program, out, exit);
+  registerServe(program);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    return reportError(err, out());
+  }
+}
+
+function reportError(err: unknown, output: Output): number {
+  const e = err as { code?: string; exitCode?: number; message?: string };
+  if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
+    // help and version exit 0; usage errors were already printed by commander.
+    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 1;
+  }
+  if (err instanceof CliError) {
+    output.err(`error: ${err.message}`);
+    return err.exitCode;
+  }
+  output.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+  return 1;
+}
+
+const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isEntry || process.argv[1]?.endsWith('/lockstep')) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

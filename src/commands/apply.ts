@@ -1,0 +1,119 @@
+import { stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { runChanges } from '../apply/applier.js';
+import type { Plan } from '../core/plan.js';
+import { kinds } from '../kinds/registry.js';
+import { readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
+import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
+import { ClusterClientPool, parseConcurrency } from './clients.js';
+import { collect, globalOptions, type GlobalOptions } from './common-options.js';
+import { CliError } from './errors.js';
+import { manifestDigest } from './manifest-digest.js';
+import type { Output } from './output.js';
+import { computePlan, describeError, parseTargets, prepareOrFail, type PlanRun } from './pipeline.js';
+import { renderPlan } from './render-plan.js';
+
+interface ApplyFlags {
+  autoApprove?: boolean;
+  prune?: boolean;
+  allowDestructive?: boolean;
+  target?: string[];
+  concurrency?: string;
+  syncSecrets?: boolean;
+}
+
+export function registerApply(program: Command, output: () => Output, exit: (code: number) => void): void {
+  program
+    .command('apply')
+    .description('make the live servers match the manifests (or carry out a saved plan)')
+    .argument('<paths...>', 'manifest files or directories, or one saved plan file')
+    .option('--auto-approve', 'apply without asking (required when not on a terminal)')
+    .option('--prune', 'delete objects on the server that no manifest lists')
+    .option('--allow-destructive', 'allow actions that wipe or orphan data')
+    .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
+    .option('--concurrency <n>', 'requests in flight at once', '16')
+    .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
+    .action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
+      exit(await runApply(paths, flags, globalOptions(cmd), output()));
+    });
+}
+
+async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, output: Output): Promise<number> {
+  const saved = await savedPlanArgument(args);
+  const paths = saved ? saved.manifestPaths : args;
+  const prune = saved ? saved.options.prune : flags.prune === true;
+  const syncSecrets = saved ? saved.options.syncSecrets : flags.syncSecrets === true;
+  const targets = parseTargets(saved ? saved.options.targets : flags.target);
+
+  const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
+  if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
+    throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
+  }
+  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
+  const run = await computePlan(prepared, pool, { syncSecrets, targets });
+  if (saved) refuseStale(saved, run);
+
+  const color = output.color && g.color;
+  output.out(renderPlan(run.plan, 'text', color));
+  if (run.plan.changes.length === 0) return 0;
+  refuseDestructive(run.plan, flags.allowDestructive === true);
+  if (!saved) await requireApproval(flags.autoApprove === true, output);
+
+  const outcome = await runChanges(
+    run.plan.changes,
+    async (change) => {
+      const entry = run.desired.get(change.address);
+      const kind = entry?.kind ?? kinds.find((k) => k.resourceTypes.includes(change.resourceType));
+      if (!kind) throw new Error(`no kind applies ${change.resourceType}`);
+      await kind.apply(change, entry?.resource, pool.get(change.address.cluster));
+    },
+    {
+      concurrency: parseConcurrency(flags.concurrency),
+      describeError: (err) => describeError(err, run.secretTexts),
+      onEvent: (e) => {
+        if (e.type !== 'start') output.out(renderApplyProgress(e));
+      },
+    },
+  );
+  output.out(renderApplyReport(outcome));
+  return outcome.failed.length > 0 || outcome.notStarted.length > 0 ? 1 : 0;
+}
+
+/** A single argument that is a file but not a manifest is a saved plan. */
+async function savedPlanArgument(args: string[]): Promise<SavedPlan | undefined> {
+  if (args.length !== 1 || /\.ya?ml$/i.test(args[0]!)) return undefined;
+  const info = await stat(args[0]!).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  try {
+    return await readSavedPlan(args[0]!);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+function refuseStale(saved: SavedPlan, run: PlanRun): void {
+  const moved = staleAddresses(saved.fingerprints, run.fingerprints);
+  if (moved.length > 0) {
+    throw new CliError(`the saved plan is stale: these objects changed since it was made:\n${moved.map((a) => `  ${a}`).join('\n')}\nrun plan again`);
+  }
+  if (!samePlan(saved.plan, run.plan)) throw new CliError('the saved plan is stale: the changes it would make are no longer the same; run plan again');
+}
+
+function refuseDestructive(plan: Plan, allowed: boolean): void {
+  const destructive = plan.changes.filter((c) => c.destructive);
+  if (destructive.length === 0 || allowed) return;
+  throw new CliError(
+    `refusing to apply: ${destructive.length} destructive action${destructive.length === 1 ? '' : 's'} (they wipe or orphan data):\n` +
+      destructive.map((c) => `  ${c.address}`).join('\n') +
+      '\nreview them and pass --allow-destructive to proceed; nothing was changed',
+  );
+}
+
+async function requireApproval(autoApprove: boolean, output: Output): Promise<void> {
+  if (autoApprove) return;
+  if (!output.interactive) {
+    throw new CliError('refusing to apply without approval: standard input is not a terminal; pass --auto-approve (nothing was changed)');
+  }
+  const answer = await output.prompt("Do you want to perform these actions? Only 'yes' will be accepted: ");
+  if (answer.trim() !== 'yes') throw new CliError('apply cancelled; nothing was changed');
+}

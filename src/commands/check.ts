@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { kindByName } from '../kinds/registry.js';
+import type { CheckFinding } from '../kinds/kind.js';
+import { globalOptions } from './common-options.js';
+import type { Output } from './output.js';
+import { prepareOrFail } from './pipeline.js';
+
+interface CheckFlags {
+  user?: string;
+  format: 'text' | 'json';
+}
+
+export function registerCheck(program: Command, output: () => Output, exit: (code: number) => void): void {
+  program
+    .command('check')
+    .description('preflight the outside world the manifests point at (LDAP servers, HSMs, KMS keys, snapshot destinations)')
+    .argument('<paths...>', 'manifest files or directories')
+    .option('--user <name>', 'LDAP: confirm this user is found exactly once and list the groups it would get')
+    .option('--format <format>', 'text or json', 'text')
+    .action(async (paths: string[], flags: CheckFlags, cmd: Command) => {
+      const g = globalOptions(cmd);
+      const out = output();
+      const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: false, requireClusters: false }, out);
+      const findings: CheckFinding[] = [];
+      for (const [name, state] of prepared.desired) {
+        const kind = kindByName(name);
+        if (kind?.check) findings.push(...(await kind.check(state, { user: flags.user })));
+      }
+      out.out(flags.format === 'json' ? JSON.stringify({ formatVersion: 1, findings }, null, 2) : renderFindings(findings));
+      exit(findings.some((f) => !f.ok) ? 1 : 0);
+    });
+}
+
+function renderFindings(findings: CheckFinding[]): string {
+  if (findings.length === 0) return 'Nothing to check.';
+  const lines = findings.map((f) => `${f.ok ? 'ok  ' : 'FAIL'} ${f.address ? `${f.address} ` : ''}${f.subject}: ${f.message}`);
+  const failed = findings.filter((f) => !f.ok).length;
+  lines.push(failed ? `Check failed: ${failed} of ${findings.length} findings failed.` : `Check passed: ${findings.length} findings.`);
+  return lines.join('\n');
+}

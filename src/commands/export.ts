@@ -1,0 +1,71 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { stringify } from 'yaml';
+import type { ClusterTarget } from '../core/cluster.js';
+import { kinds } from '../kinds/registry.js';
+import { ClusterClientPool } from './clients.js';
+import { globalOptions } from './common-options.js';
+import { CliError } from './errors.js';
+import type { Output } from './output.js';
+import { describeError, prepareOrFail } from './pipeline.js';
+import { implicitClusterOrFail } from './implicit-cluster.js';
+
+interface ExportFlags {
+  cluster?: string;
+  out?: string;
+}
+
+const HEADER = [
+  '# Exported by lockstep. Write-only fields (bindpass, client_tls_cert, client_tls_key) and',
+  '# other secrets cannot be read back: they appear as ${env:...} references to fill in.',
+].join('\n');
+
+export function registerExport(program: Command, output: () => Output, exit: (code: number) => void): void {
+  program
+    .command('export')
+    .description('write manifests of the live state (secrets as ${env:...} references)')
+    .argument('[paths...]', 'manifests holding Cluster documents (default: the cluster from SERVICE_ADDR)')
+    .option('--cluster <name>', 'only this cluster')
+    .option('--out <dir>', 'write one file per cluster and kind into this directory (default: standard output)')
+    .action(async (paths: string[], flags: ExportFlags, cmd: Command) => {
+      const g = globalOptions(cmd);
+      const out = output();
+      const clusters = paths.length
+        ? (await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: false, requireClusters: true }, out)).clusters
+        : implicitClusterOrFail(process.env);
+      exit(await runExport(clusters, flags, out));
+    });
+}
+
+async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output): Promise<number> {
+  const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
+  if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
+  const pool = new ClusterClientPool(clusters, 16);
+  const secrets = pool.secretTexts();
+  const files: Array<{ name: string; text: string }> = [];
+  for (const cluster of selected) {
+    for (const kind of kinds) {
+      if (!kind.export) continue;
+      const docs = await kind.export(pool.get(cluster.name), cluster).catch((err: unknown) => {
+        throw new CliError(`export of ${kind.kind} from ${cluster.name} failed: ${describeError(err, secrets)}`);
+      });
+      if (docs.length === 0) continue;
+      const schema = `../schemas/${kind.schemaFile}`;
+      const body = docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+      files.push({ name: `${cluster.name}-${kebab(kind.kind)}.yaml`, text: `# yaml-language-server: $schema=${schema}\n${HEADER}\n${body}` });
+    }
+  }
+  if (flags.out) {
+    await mkdir(flags.out, { recursive: true });
+    for (const f of files) await writeFile(path.join(flags.out, f.name), f.text);
+    output.out(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} to ${flags.out}: ${files.map((f) => f.name).join(', ') || '(nothing to export)'}`);
+  } else {
+    output.out(files.map((f) => f.text).join('---\n'));
+  }
+  return 0;
+}
+
+function kebab(s: string): string {
+  return s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}

@@ -1,0 +1,136 @@
+import { Address, AddressMap } from '../core/address.js';
+import type { Diagnostics } from '../core/diagnostics.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
+import type { DesiredResource, LiveState } from '../core/resource.js';
+import { collectSecretTexts, scrub } from '../core/secret.js';
+import { diffResources } from '../diff/diff.js';
+import type { KindModule } from '../kinds/kind.js';
+import { kindByName } from '../kinds/registry.js';
+import { orderChanges, selectTargets } from '../order/order.js';
+import { prepare, type Prepared } from '../validate/prepare.js';
+import type { ClusterClientPool } from './clients.js';
+import { CliError } from './errors.js';
+import type { Output } from './output.js';
+
+export interface ManifestOptions {
+  allowPlaintextSecrets: boolean;
+  prune: boolean;
+  /** validate needs no server; every other command does. */
+  requireClusters: boolean;
+}
+
+/** load → validate → normalise. Prints every diagnostic; refuses (exit 1) on any error. */
+export async function prepareOrFail(paths: string[], opts: ManifestOptions, output: Output): Promise<Prepared> {
+  if (paths.length === 0) throw new CliError('no manifest paths given');
+  const prepared = await prepare(paths, { ...opts, env: process.env });
+  printDiagnostics(prepared.diags, output);
+  if (prepared.diags.hasErrors()) {
+    const n = prepared.diags.errors.length;
+    throw new CliError(`${n} error${n === 1 ? '' : 's'} in the manifests; nothing was sent to any server`);
+  }
+  return prepared;
+}
+
+export function printDiagnostics(diags: Diagnostics, output: Output): void {
+  for (const line of diags.format()) output.err(line);
+}
+
+export interface DesiredEntry {
+  resource: DesiredResource;
+  kind: KindModule;
+}
+
+export interface PlanRun {
+  plan: Plan;
+  /** Every live object read while planning (for saved plans). */
+  fingerprints: Record<string, string>;
+  /** Desired objects by address: what apply writes (write-only values included). */
+  desired: AddressMap<DesiredEntry>;
+  /** Texts that must never be printed: resolved secrets and cluster tokens. */
+  secretTexts: Set<string>;
+}
+
+export interface PlanOptions {
+  syncSecrets: boolean;
+  targets: Address[];
+}
+
+/** read live state (I/O) → diff → order → targets (pure). */
+export async function computePlan(prepared: Prepared, pool: ClusterClientPool, opts: PlanOptions): Promise<PlanRun> {
+  const secretTexts = pool.secretTexts();
+  const desired = new AddressMap<DesiredEntry>();
+  const kindsInUse: Array<{ kind: KindModule; state: NonNullable<ReturnType<Prepared['desired']['get']>> }> = [];
+  for (const [name, state] of prepared.desired) {
+    const kind = kindByName(name);
+    if (!kind) continue;
+    kindsInUse.push({ kind, state });
+    for (const r of state.resources) {
+      desired.set(r.address, { resource: r, kind });
+      collectSecretTexts(r.writeOnly, secretTexts);
+    }
+  }
+
+  const lives = await Promise.all(
+    kindsInUse.map(({ kind, state }) =>
+      kind.read(state, pool).catch((err: unknown) => {
+        throw new CliError(`reading live state failed: ${describeError(err, secretTexts)}`);
+      }),
+    ),
+  );
+
+  let changes: Change[] = [];
+  const unmanaged: Unmanaged[] = [];
+  const notes: PlanNote[] = [];
+  const fingerprints: Record<string, string> = {};
+  kindsInUse.forEach(({ state }, i) => {
+    const live: LiveState = lives[i]!;
+    const diff = diffResources(state, live, { syncSecrets: opts.syncSecrets });
+    changes.push(...diff.changes);
+    unmanaged.push(...diff.unmanaged);
+    notes.push(...live.notes);
+    Object.assign(fingerprints, live.fingerprints);
+  });
+
+  changes = selectTargets(orderChanges(changes), opts.targets);
+  notes.push(...writeOnlyNotes(desired, changes));
+  return {
+    plan: {
+      formatVersion: PLAN_FORMAT_VERSION,
+      changes,
+      unmanaged: unmanaged.sort((a, b) => Address.compare(a.address, b.address)),
+      notes,
+    },
+    fingerprints,
+    desired,
+    secretTexts,
+  };
+}
+
+/** Objects that match but hold write-only fields: say those were not compared. */
+function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): PlanNote[] {
+  const notes: PlanNote[] = [];
+  for (const [address, { resource }] of desired.entries()) {
+    const fields = Object.keys(resource.writeOnly).sort();
+    if (fields.length === 0 || changes.some((c) => c.address.equals(address))) continue;
+    notes.push({
+      severity: 'info',
+      address,
+      message: `write-only ${fields.join(', ')} not compared (the server never returns ${fields.length === 1 ? 'it' : 'them'}); apply --sync-secrets re-sends ${fields.length === 1 ? 'it' : 'them'}`,
+    });
+  }
+  return notes;
+}
+
+/** One line, no stack, no secret. */
+export function describeError(err: unknown, secrets: Iterable<string>): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return scrub(message, secrets);
+}
+
+export function parseTargets(values: string[] | undefined): Address[] {
+  return (values ?? []).map((v) => {
+    const a = Address.parse(v);
+    if (!a) throw new CliError(`--target ${JSON.stringify(v)} is not an address (cluster:path, e.g. east:auth/ldap/users/alice)`);
+    return a;
+  });
+}

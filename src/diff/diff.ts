@@ -1,0 +1,121 @@
+import { Address, AddressMap } from '../core/address.js';
+import { jsonEqual, type JsonObject } from '../core/json.js';
+import type { Change, Unmanaged } from '../core/plan.js';
+import type { DesiredResource, DesiredState, LiveResource, LiveState } from '../core/resource.js';
+
+export interface DiffOptions {
+  /** `apply --sync-secrets`: re-send write-only fields of objects that otherwise match. */
+  syncSecrets: boolean;
+}
+
+export interface DiffResult {
+  changes: Change[];
+  unmanaged: Unmanaged[];
+}
+
+/**
+ * Compares desired with live objects, field by field, both already normalised the same way.
+ * Pure: reads nothing, writes nothing, returns changes in address order (ordering by
+ * dependencies is order/'s job).
+ */
+export function diffResources(desired: DesiredState, live: LiveState, opts: DiffOptions): DiffResult {
+  const liveByAddress = new AddressMap<LiveResource>();
+  for (const r of live.resources) liveByAddress.set(r.address, r);
+  const desiredByAddress = new AddressMap<DesiredResource>();
+  for (const r of desired.resources) desiredByAddress.set(r.address, r);
+
+  const changes: Change[] = [];
+  for (const want of desired.resources) {
+    const have = liveByAddress.get(want.address);
+    const change = have ? updateOf(want, have, opts) : createOf(want);
+    if (change) changes.push(change);
+  }
+
+  const unmanaged: Unmanaged[] = [];
+  for (const collection of desired.collections) {
+    for (const have of live.resources) {
+      if (have.resourceType !== collection.memberType) continue;
+      if (!isDirectChild(have.address, collection.address) || desiredByAddress.has(have.address)) continue;
+      if (collection.prune) changes.push(deleteOf(have));
+      else unmanaged.push({ address: have.address, resourceType: have.resourceType });
+    }
+  }
+
+  changes.sort((a, b) => Address.compare(a.address, b.address));
+  unmanaged.sort((a, b) => Address.compare(a.address, b.address));
+  return { changes, unmanaged };
+}
+
+function isDirectChild(a: Address, parent: Address): boolean {
+  return a.isWithin(parent) && a.segments.length === parent.segments.length + 1;
+}
+
+function writeOnlyNames(want: DesiredResource): string[] {
+  return Object.keys(want.writeOnly).sort();
+}
+
+function createOf(want: DesiredResource): Change {
+  return {
+    address: want.address,
+    resourceType: want.resourceType,
+    action: 'create',
+    reason: 'declared',
+    before: null,
+    after: copy(want.attrs),
+    changedFields: Object.keys(want.attrs).sort(),
+    writeOnlyFields: writeOnlyNames(want),
+    sensitiveFields: [...want.sensitiveFields].sort(),
+    destructive: false,
+    dependsOn: [...want.dependsOn],
+    guards: [],
+    source: want.source,
+    notes: [],
+  };
+}
+
+function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
+  const changedFields = Object.keys(want.attrs)
+    .filter((k) => !jsonEqual(want.attrs[k], have.attrs[k]))
+    .sort();
+  const writeOnly = writeOnlyNames(want);
+  const resend = changedFields.length === 0 && opts.syncSecrets && writeOnly.length > 0;
+  if (changedFields.length === 0 && !resend) return undefined;
+  return {
+    address: want.address,
+    resourceType: want.resourceType,
+    action: 'update',
+    reason: resend ? 'sync-secrets' : 'declared',
+    before: copy(have.attrs),
+    after: copy(want.attrs),
+    changedFields,
+    writeOnlyFields: writeOnly,
+    sensitiveFields: [...want.sensitiveFields].sort(),
+    destructive: false,
+    dependsOn: [...want.dependsOn],
+    guards: [],
+    source: want.source,
+    notes: [],
+  };
+}
+
+function deleteOf(have: LiveResource): Change {
+  return {
+    address: have.address,
+    resourceType: have.resourceType,
+    action: 'delete',
+    reason: 'prune',
+    before: copy(have.attrs),
+    after: null,
+    changedFields: Object.keys(have.attrs).sort(),
+    writeOnlyFields: [],
+    sensitiveFields: [],
+    destructive: false,
+    dependsOn: [],
+    guards: [],
+    notes: [],
+  };
+}
+
+function copy(o: JsonObject): JsonObject {
+  return structuredClone(o);
+}

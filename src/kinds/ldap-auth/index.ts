@@ -1,0 +1,22 @@
+import type { KindModule } from '../kind.js';
+import { checkLdapAuth } from './check.js';
+import { exportLdapAuth } from './export.js';
+import { desiredLdapAuth } from './normalise.js';
+import { readLdapAuth } from './read.js';
+import { validateLdapAuth } from './rules.js';
+import { ldapSecretPaths } from './secrets.js';
+import { applyLdapChange } from './write.js';
+
+/** The LDAP auth method: its config, groups and users (and the mount it lives on). */
+export const ldapAuthKind: KindModule = {
+  kind: 'LdapAuth',
+  resourceTypes: ['auth.mount', 'ldap.config', 'ldap.group', 'ldap.user'],
+  schemaFile: 'ldap-auth.schema.json',
+  secretPaths: ldapSecretPaths,
+  validate: validateLdapAuth,
+  desired: desiredLdapAuth,
+  read: readLdapAuth,
+  apply: applyLdapChange,
+  export: exportLdapAuth,
+  check: checkLdapAuth,
+};

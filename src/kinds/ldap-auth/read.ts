@@ -1,0 +1,87 @@
+import type { Address } from '../../core/address.js';
+import { ABSENT, fingerprint } from '../../core/fingerprint.js';
+import type { JsonObject } from '../../core/json.js';
+import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
+import type { ClusterClient } from '../../client/types.js';
+import type { ClientPool } from '../kind.js';
+import { normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
+import { methodAddress, mountAddress, scopeOfMount, type LdapScope } from './scope.js';
+
+/**
+ * Reads every LDAP method the desired state names: the mount (sys/auth), the config, and the
+ * groups and users in full (LIST, then one GET each, all in parallel under the client's
+ * concurrency bound). A missing mount means nothing below it exists yet.
+ */
+export async function readLdapAuth(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
+  const scopes = desired.resources.filter((r) => r.resourceType === 'auth.mount').map((r) => scopeOfMount(r.address));
+  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  const authTables = new Map<string, Promise<JsonObject | null>>();
+  await Promise.all(
+    scopes.map(async (scope) => {
+      const client = clients.get(scope.cluster);
+      const tableKey = `${scope.cluster}\0${scope.namespace}`;
+      if (!authTables.has(tableKey)) authTables.set(tableKey, client.read(join(scope.namespace, 'sys/auth')));
+      const table = await authTables.get(tableKey)!;
+      await readScope(scope, table, client, live);
+    }),
+  );
+  return live;
+}
+
+async function readScope(scope: LdapScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
+  const mountAddr = mountAddress(scope);
+  const entry = authTable?.[`${scope.mount}/`] as JsonObject | undefined;
+  if (!entry) {
+    record(live, mountAddr, null);
+    return;
+  }
+  const type = String(entry['type'] ?? '');
+  if (type !== 'ldap') {
+    throw new Error(`${mountAddr}: auth/${scope.mount} is a "${type}" method, not ldap; choose another mount`);
+  }
+  push(live, { address: mountAddr, resourceType: 'auth.mount', attrs: { type } });
+
+  const base = methodAddress(scope);
+  const [configData, groupNames, userNames] = await Promise.all([
+    client.read(base.child('config').path),
+    client.list(base.child('groups').path),
+    client.list(base.child('users').path),
+  ]);
+  const config = normaliseLiveConfig(configData ?? {});
+  push(live, { address: base.child('config'), resourceType: 'ldap.config', attrs: config });
+  const caseSensitive = config['case_sensitive_names'] === true;
+  live.fingerprints[base.child('groups').toString()] = fingerprint([...groupNames].sort());
+  live.fingerprints[base.child('users').toString()] = fingerprint([...userNames].sort());
+
+  await Promise.all([
+    ...groupNames.map(async (name) => {
+      const addr = base.child('groups', name);
+      const data = await client.read(addr.path);
+      if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: normalisePolicies(data['policies']) } });
+      else record(live, addr, null);
+    }),
+    ...userNames.map(async (name) => {
+      const addr = base.child('users', name);
+      const data = await client.read(addr.path);
+      if (!data) return record(live, addr, null);
+      push(live, {
+        address: addr,
+        resourceType: 'ldap.user',
+        attrs: { policies: normalisePolicies(data['policies']), groups: normaliseGroupList(data['groups'], caseSensitive) },
+      });
+    }),
+  ]);
+}
+
+function push(live: LiveState, r: LiveResource): void {
+  live.resources.push(r);
+  record(live, r.address, r.attrs);
+}
+
+function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
+  live.fingerprints[address.toString()] = attrs === null ? ABSENT : fingerprint(attrs);
+}
+
+function join(namespace: string, path: string): string {
+  return namespace ? `${namespace}/${path}` : path;
+}

@@ -1,0 +1,63 @@
+import { Address, AddressMap } from '../core/address.js';
+import type { Change } from '../core/plan.js';
+
+/**
+ * Orders changes for execution: writes (create, update, transition) in dependency order, then
+ * deletes in reverse address order, so children (users) go before what they name (groups).
+ * Dependencies on objects that are not changing are dropped: they already exist. Pure.
+ * Throws on a dependency cycle (a bug in a kind, never a user error).
+ */
+export function orderChanges(changes: readonly Change[]): Change[] {
+  const writes = changes.filter((c) => c.action !== 'delete');
+  const deletes = changes
+    .filter((c) => c.action === 'delete')
+    .sort((a, b) => Address.compare(b.address, a.address));
+  return [...topological(writes), ...deletes].map((c) => ({ ...c, dependsOn: inPlanDeps(c, changes) }));
+}
+
+function inPlanDeps(c: Change, all: readonly Change[]): Address[] {
+  return c.dependsOn.filter((d) => all.some((o) => o.address.equals(d)));
+}
+
+function topological(changes: readonly Change[]): Change[] {
+  const byAddress = new AddressMap<Change>();
+  for (const c of changes) byAddress.set(c.address, c);
+  const sorted = [...changes].sort((a, b) => Address.compare(a.address, b.address));
+  const state = new AddressMap<'visiting' | 'done'>();
+  const out: Change[] = [];
+  const visit = (c: Change, path: Address[]): void => {
+    const s = state.get(c.address);
+    if (s === 'done') return;
+    if (s === 'visiting') throw new Error(`dependency cycle: ${[...path, c.address].join(' -> ')}`);
+    state.set(c.address, 'visiting');
+    for (const d of [...c.dependsOn].sort(Address.compare)) {
+      const dep = byAddress.get(d);
+      if (dep) visit(dep, [...path, c.address]);
+    }
+    state.set(c.address, 'done');
+    out.push(c);
+  };
+  for (const c of sorted) visit(c, []);
+  return out;
+}
+
+/**
+ * `--target`: the changes at or below any target address, plus (as Terraform does) every
+ * change they depend on, transitively. Pure.
+ */
+export function selectTargets(changes: readonly Change[], targets: readonly Address[]): Change[] {
+  if (targets.length === 0) return [...changes];
+  const keep = new AddressMap<true>();
+  const byAddress = new AddressMap<Change>();
+  for (const c of changes) byAddress.set(c.address, c);
+  const add = (c: Change): void => {
+    if (keep.has(c.address)) return;
+    keep.set(c.address, true);
+    for (const d of c.dependsOn) {
+      const dep = byAddress.get(d);
+      if (dep) add(dep);
+    }
+  };
+  for (const c of changes) if (targets.some((t) => c.address.isWithin(t))) add(c);
+  return changes.filter((c) => keep.has(c.address));
+}

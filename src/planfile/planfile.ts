@@ -1,0 +1,74 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { Address } from '../core/address.js';
+import type { JsonObject } from '../core/json.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../core/plan.js';
+
+/**
+ * A saved plan (`plan --out`). It holds no secret: changes are already redacted, and the
+ * write-only values are taken again from the manifests when it is applied. It records what
+ * apply must re-check: the manifests' digest and the fingerprint of every live object read.
+ */
+export interface SavedPlan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  kind: 'lockstep-plan';
+  createdAt: string;
+  /** Absolute manifest paths, as given to `plan`. */
+  manifestPaths: string[];
+  /** sha256 over the loaded documents (references unresolved, so no secret enters it). */
+  manifestDigest: string;
+  options: { prune: boolean; targets: string[]; syncSecrets: boolean };
+  /** Address string → fingerprint (or `absent`) of every object read while planning. */
+  fingerprints: Record<string, string>;
+  plan: Plan;
+}
+
+export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<void> {
+  await writeFile(file, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+}
+
+/** Reads a saved plan; throws an Error with a plain message when the file is not one. */
+export async function readSavedPlan(file: string): Promise<SavedPlan> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: not a saved lockstep plan (${(err as Error).message})`);
+  }
+  const o = raw as Partial<SavedPlan> & { plan?: { changes?: unknown[] } };
+  if (o?.kind !== 'lockstep-plan' || o.formatVersion !== PLAN_FORMAT_VERSION || !Array.isArray(o.plan?.changes)) {
+    throw new Error(`${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION}`);
+  }
+  return { ...(o as SavedPlan), plan: reviveplan(o.plan as unknown as Plan) };
+}
+
+/** Addresses were serialised as strings; turn them back into Address objects. */
+function reviveplan(p: Plan): Plan {
+  const addr = (s: unknown): Address => {
+    const a = typeof s === 'string' ? Address.parse(s) : undefined;
+    if (!a) throw new Error(`saved plan holds a malformed address: ${String(s)}`);
+    return a;
+  };
+  return {
+    ...p,
+    changes: p.changes.map((c) => ({
+      ...c,
+      address: addr(c.address),
+      dependsOn: c.dependsOn.map(addr),
+      guards: c.guards.map((g) => ({ ...g, address: addr(g.address) })),
+    })),
+    unmanaged: p.unmanaged.map((u) => ({ ...u, address: addr(u.address) })),
+    notes: p.notes.map((n) => (n.address ? { ...n, address: addr(n.address) } : n)),
+  };
+}
+
+/** Addresses whose fingerprint changed since the plan was made (missing on either side counts). */
+export function staleAddresses(saved: Record<string, string>, now: Record<string, string>): string[] {
+  const keys = new Set([...Object.keys(saved), ...Object.keys(now)]);
+  return [...keys].filter((k) => saved[k] !== now[k]).sort();
+}
+
+/** Two plans are the same when their changes are (addresses, actions and values). */
+export function samePlan(a: Plan, b: Plan): boolean {
+  const key = (c: Change): JsonObject => JSON.parse(JSON.stringify({ ...c, source: undefined }));
+  return JSON.stringify(a.changes.map(key)) === JSON.stringify(b.changes.map(key));
+}

@@ -1,0 +1,202 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../support/cli.js';
+import { startTestServer, type TestCluster } from '../support/server.js';
+
+// End to end: the built CLI against the embedded server over HTTP.
+const BINDPASS = 'canary-bindpass-7f3a9c';
+
+const CONFIG = `apiVersion: lockstep/v1
+kind: LdapAuth
+config:
+  url: LDAP://ldap.example.com:389
+  binddn: cn=svc,dc=example,dc=com
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: ou=people,dc=example,dc=com
+  userattr: uid
+  token_policies: Default, Dev
+  token_ttl: 1h
+groups:
+  admins: { policies: [admin] }
+  devs: { policies: "dev,readers" }
+`;
+const USERS = `apiVersion: lockstep/v1
+kind: LdapAuth
+users:
+  alice: { policies: [oncall], groups: [admins] }
+  Bob: { groups: [devs, admins] }
+`;
+
+let cluster: TestCluster;
+let dir: string;
+
+async function manifests(files: Record<string, string>): Promise<string> {
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+
+function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(args, { env: { ...cluster.env, LDAP_BINDPASS: BINDPASS, ...extraEnv } });
+}
+
+beforeAll(async () => {
+  cluster = await startTestServer();
+});
+afterAll(async () => {
+  await cluster.server.close();
+});
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'lockstep-e2e-'));
+  // Each test starts from a server without the ldap mount.
+  await cluster.raw('DELETE', 'sys/auth/ldap');
+});
+afterEach(async () => {
+  cluster.server.clearFaults();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('plan and apply', () => {
+  it('applies, then plans no changes', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    const plan = await cli(['plan', m, '--detailed-exitcode']);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('+ default:sys/auth/ldap');
+    expect(plan.stdout).toContain('+ default:auth/ldap/users/bob');
+    expect(plan.stdout).toMatch(/Plan: 6 to add, 0 to change, 0 to delete\./);
+
+    const apply = await cli(['apply', m, '--auto-approve']);
+    expect(apply.code, apply.stderr + apply.stdout).toBe(0);
+    const again = await cli(['plan', m, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toContain('No changes. Live state matches the manifests.');
+
+    const user = await cluster.raw('GET', 'auth/ldap/users/bob');
+    expect(user.body).toMatchObject({ data: { groups: 'admins,devs', policies: [] } });
+  });
+
+  it('shows a change made behind its back as drift (exit 2)', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
+    await cluster.raw('POST', 'auth/ldap/groups/admins', { policies: 'admin,root-ish' });
+    await cluster.raw('POST', 'auth/ldap/config', { token_ttl: '2h' });
+    const plan = await cli(['plan', m, '--detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('~ default:auth/ldap/groups/admins');
+    expect(plan.stdout).toContain('policies: ["admin","root-ish"] -> ["admin"]');
+    expect(plan.stdout).toContain('token_ttl: 7200 -> 3600');
+    expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
+    expect((await cli(['plan', m, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('lists unmanaged objects and deletes them only with --prune', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
+    await cluster.raw('POST', 'auth/ldap/users/mallory', { policies: 'admin' });
+    const plan = await cli(['plan', m, '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('default:auth/ldap/users/mallory');
+    const pruning = await cli(['plan', m, '--prune', '--detailed-exitcode']);
+    expect(pruning.code).toBe(2);
+    expect(pruning.stdout).toMatch(/- default:auth\/ldap\/users\/mallory\s+\(prune\)/);
+    expect((await cli(['apply', m, '--prune', '--auto-approve'])).code).toBe(0);
+    expect((await cluster.raw('GET', 'auth/ldap/users/mallory')).status).toBe(404);
+    expect((await cli(['plan', m, '--prune', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('applies a saved plan, and refuses a stale one', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    const planFile = path.join(dir, 'plan.bin');
+    expect((await cli(['plan', m, '--out', planFile])).code).toBe(0);
+    expect(await readFile(planFile, 'utf8')).not.toContain(BINDPASS);
+    const ok = await cli(['apply', planFile]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await cli(['plan', m, '--detailed-exitcode'])).code).toBe(0);
+
+    await cluster.raw('POST', 'auth/ldap/groups/devs', { policies: 'other' });
+    expect((await cli(['plan', m, '--out', planFile])).code).toBe(0);
+    await cluster.raw('POST', 'auth/ldap/groups/devs', { policies: 'changed-again' });
+    const stale = await cli(['apply', planFile]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('stale');
+    expect(stale.stderr).toContain('default:auth/ldap/groups/devs');
+    expect((await cluster.raw('GET', 'auth/ldap/groups/devs')).body).toMatchObject({ data: { policies: ['changed-again'] } });
+  });
+
+  it('reports a failed apply and converges when run again', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    cluster.server.injectFault({ method: 'POST', path: /^auth\/ldap\/groups\//, status: 500, times: 100, errors: ['storage exploded'] });
+    const failed = await cli(['apply', m, '--auto-approve']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/Apply failed: \d+ done, \d+ failed, \d+ not started/);
+    expect(failed.stdout).toContain('storage exploded');
+    expect(failed.stdout + failed.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    cluster.server.clearFaults();
+    const again = await cli(['apply', m, '--auto-approve']);
+    expect(again.code, again.stdout).toBe(0);
+    expect((await cli(['plan', m, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('refuses to apply without approval when not on a terminal', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG });
+    const r = await cli(['apply', m]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--auto-approve');
+    expect((await cluster.raw('GET', 'sys/auth')).body).not.toHaveProperty('data.ldap/');
+  });
+
+  it('--target limits the plan to an address and what it depends on', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    const r = await cli(['plan', m, '--target', 'default:auth/ldap/users/alice']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('default:auth/ldap/users/alice');
+    expect(r.stdout).toContain('default:auth/ldap/groups/admins');
+    expect(r.stdout).not.toContain('default:auth/ldap/users/bob');
+  });
+});
+
+describe('export', () => {
+  it('round-trips: plan on the exported manifests shows no changes', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
+    const out = path.join(dir, 'exported');
+    const exp = await cli(['export', '--out', out]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const files = await readdir(out);
+    expect(files).toEqual(['default-ldap-auth.yaml']);
+    const text = await readFile(path.join(out, files[0]!), 'utf8');
+    expect(text).toContain('${env:DEFAULT_LDAP_BINDPASS}');
+    expect(text).not.toContain(BINDPASS);
+    const plan = await cli(['plan', out, '--detailed-exitcode'], { DEFAULT_LDAP_BINDPASS: 'x' });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+});
+
+describe('secrets never appear', () => {
+  it('keeps bindpass, client key and the cluster token out of every output', async () => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-subj', '/CN=client', '-days', '1'], { stdio: 'ignore' });
+    const key = await readFile(path.join(dir, 'k.pem'), 'utf8');
+    const keyCanary = key.split('\n')[1]!; // a line of the key's body
+    const m = await manifests({
+      'a.yaml': CONFIG.replace('groups:', `  client_tls_cert: \${file:c.pem}\n  client_tls_key: \${env:CLIENT_KEY}\ngroups:`),
+    });
+    const env = { CLIENT_KEY: key };
+    const outputs: string[] = [];
+    const record = (r: CliResult): CliResult => (outputs.push(r.stdout, r.stderr), r);
+    // An invalid key is a diagnostic, which must not quote it either.
+    record(await cli(['validate', m], env));
+    record(await cli(['plan', m], env));
+    for (const f of ['json', 'markdown']) record(await cli(['plan', m, '--format', f], env));
+    const planFile = path.join(dir, 'p.plan');
+    record(await cli(['plan', m, '--out', planFile], env));
+    outputs.push(await readFile(planFile, 'utf8').catch(() => ''));
+    cluster.server.injectFault({ method: 'POST', path: /config$/, status: 400, errors: [`bad bindpass ${BINDPASS}`] });
+    record(await cli(['apply', m, '--auto-approve'], env));
+    record(await cli(['plan', m], { ...env, SERVICE_TOKEN: cluster.token, SERVICE_ADDR: 'http://127.0.0.1:1/v1' }));
+    const all = outputs.join('\n');
+    expect(all.length).toBeGreaterThan(100);
+    for (const canary of [BINDPASS, keyCanary, cluster.token]) expect(all).not.toContain(canary);
+  });
+});

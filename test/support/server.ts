@@ -1,0 +1,34 @@
+import { startServer, type RunningServer } from '../../src/server/index.js';
+
+export interface TestCluster {
+  server: RunningServer;
+  name: string;
+  baseUrl: string;
+  token: string;
+  /** Environment for the implicit cluster (SERVICE_ADDR / SERVICE_TOKEN). */
+  env: Record<string, string>;
+  /** Raw HTTP against the server, behind lockstep's back. */
+  raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+}
+
+/** Starts the embedded server on a random loopback port, with a fixed root token. */
+export async function startTestServer(token = `root-${Math.random().toString(36).slice(2)}`): Promise<TestCluster> {
+  const server = await startServer({ port: 0, rootToken: token });
+  const c = server.clusters[0]!;
+  return {
+    server,
+    name: c.name,
+    baseUrl: c.baseUrl,
+    token,
+    env: { SERVICE_ADDR: c.baseUrl, SERVICE_TOKEN: token },
+    raw: async (method, path, body) => {
+      const res = await fetch(`${c.baseUrl}/${path}`, {
+        method,
+        headers: { 'X-Vault-Token': token, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+  };
+}
