@@ -12,4 +12,5 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+[ -d /usr/include/node ] && export npm_config_nodedir=/usr
 [ -d node_modules ] || npm ci --no-audit --no-fund
