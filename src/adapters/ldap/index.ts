@@ -1,0 +1,26 @@
+/**
+ * A small LDAP adapter shared by the embedded server's login and `lockstep check`. It depends
+ * only on ldapts and node, never on the rest of lockstep.
+ */
+export {
+  connectFirst,
+  connectOne,
+  splitUrls,
+  LdapConnectError,
+  type ConnectAttempt,
+  type LdapConnection,
+  type LdapTimeouts,
+  type LdapTlsSettings,
+  type TlsVersionName,
+} from './connect.js';
+export { searchEntries, attributeValues, type DereferenceAliases, type LdapEntry, type SearchSpec } from './search.js';
+export {
+  DEFAULT_GROUP_FILTER,
+  DEFAULT_USER_FILTER,
+  FilterTemplateError,
+  parseFilterTemplate,
+  renderFilterTemplate,
+  templateFields,
+} from './template.js';
+export { escapeDnValue, parseDn, groupNameOf, type RdnAttribute } from './dn.js';
+export { describeError, isNoSuchObject } from './errors.js';

@@ -1,0 +1,97 @@
+import { FilterParser, PagedResultsControl, SearchRequest } from 'ldapts';
+import type { Client, SearchOptions, SearchResult } from 'ldapts';
+
+export type DereferenceAliases = 'never' | 'finding' | 'searching' | 'always';
+
+/** The service's dereference_aliases names → the protocol's derefAliases values. */
+const DEREF: Record<DereferenceAliases, NonNullable<SearchOptions['derefAliases']>> = {
+  never: 'never',
+  finding: 'find',
+  searching: 'search',
+  always: 'always',
+};
+
+export interface SearchSpec {
+  base: string;
+  filter?: string;
+  scope?: 'base' | 'sub';
+  /** Attributes to return; `['1.1']` for none. Default: all user attributes. */
+  attributes?: string[];
+  deref?: DereferenceAliases | string;
+  /** > 0: use the paged-results control with this page size (all pages are read). */
+  pageSize?: number;
+}
+
+/** A search result entry with every value as text. */
+export interface LdapEntry {
+  dn: string;
+  attributes: Record<string, string[]>;
+}
+
+export async function searchEntries(client: Client, spec: SearchSpec): Promise<LdapEntry[]> {
+  const { searchEntries: raw } = await searchDeref(client, spec.base, {
+    scope: spec.scope ?? 'sub',
+    filter: spec.filter ?? '(objectClass=*)',
+    derefAliases: DEREF[(spec.deref ?? 'never') as DereferenceAliases] ?? 'never',
+    attributes: spec.attributes,
+    paged: spec.pageSize && spec.pageSize > 0 ? { pageSize: spec.pageSize } : undefined,
+  });
+  return raw.map((e) => {
+    const attributes: Record<string, string[]> = {};
+    for (const [name, value] of Object.entries(e)) {
+      if (name === 'dn') continue;
+      const values = Array.isArray(value) ? value : [value];
+      attributes[name] = values.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
+    }
+    return { dn: e.dn, attributes };
+  });
+}
+
+/** Values of an attribute, matched case-insensitively (servers answer in schema case). */
+export function attributeValues(entry: LdapEntry, name: string): string[] {
+  const wanted = name.toLowerCase();
+  for (const [key, values] of Object.entries(entry.attributes)) {
+    if (key.toLowerCase() === wanted) return values;
+  }
+  return [];
+}
+
+/** The private ldapts methods Client.search itself uses. */
+interface ClientInternals {
+  _ensureConnected(): Promise<void>;
+  _sendSearch(
+    request: SearchRequest,
+    result: SearchResult,
+    paged: boolean,
+    pageSize: number,
+    control: PagedResultsControl | undefined,
+  ): Promise<unknown>;
+}
+
+/**
+ * Client.search, honouring derefAliases: ldapts 8.2 accepts the option but never copies it
+ * into the request it sends. For anything but `never` we build the request ourselves and send
+ * it the way Client.search does (with its private helpers, checked at run time).
+ */
+async function searchDeref(client: Client, base: string, options: SearchOptions): Promise<SearchResult> {
+  if ((options.derefAliases ?? 'never') === 'never') return client.search(base, options);
+  const internals = client as unknown as Partial<ClientInternals>;
+  if (typeof internals._sendSearch !== 'function' || typeof internals._ensureConnected !== 'function') {
+    throw new Error('this ldapts version cannot send dereference_aliases');
+  }
+  await internals._ensureConnected.call(client);
+  const pageSize = typeof options.paged === 'object' && options.paged.pageSize ? options.paged.pageSize : 100;
+  const control = options.paged ? new PagedResultsControl({ value: { size: pageSize } }) : undefined;
+  const request = new SearchRequest({
+    messageId: -1,
+    baseDN: base,
+    scope: options.scope,
+    derefAliases: options.derefAliases,
+    filter: FilterParser.parseString(typeof options.filter === 'string' ? options.filter : '(objectClass=*)'),
+    attributes: options.attributes,
+    controls: control ? [control] : [],
+  });
+  const result: SearchResult = { searchEntries: [], searchReferences: [] };
+  await internals._sendSearch.call(client, request, result, Boolean(control), pageSize, control);
+  return result;
+}

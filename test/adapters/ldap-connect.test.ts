@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectFirst,
+  connectOne,
+  LdapConnectError,
+  searchEntries,
+  splitUrls,
+  type LdapTlsSettings,
+} from '../../src/adapters/ldap/index.js';
+import { startSlapd, type Slapd } from '../support/slapd.js';
+
+let slapd: Slapd;
+beforeAll(async () => {
+  slapd = await startSlapd();
+});
+afterAll(async () => {
+  await slapd?.stop();
+});
+
+const timeouts = { connectMs: 3000, requestMs: 5000 };
+const tls = (overrides: Partial<LdapTlsSettings> = {}): LdapTlsSettings => ({
+  starttls: false,
+  insecureTls: false,
+  caCert: slapd.caCert,
+  minVersion: 'tls12',
+  maxVersion: 'tls12',
+  ...overrides,
+});
+
+describe('connect', () => {
+  it('splits a comma list of URLs', () => {
+    expect(splitUrls(' ldap://a , ldaps://b:1636,, ')).toEqual(['ldap://a', 'ldaps://b:1636']);
+    expect(splitUrls(['ldap://a', ' '])).toEqual(['ldap://a']);
+  });
+
+  it('connects in plain text, with StartTLS and with ldaps, reporting the TLS protocol', async () => {
+    const plain = await connectOne(slapd.url, tls(), timeouts);
+    expect(plain.tlsProtocol).toBeUndefined();
+    await plain.close();
+
+    const upgraded = await connectOne(slapd.url, tls({ starttls: true, maxVersion: 'tls13' }), timeouts);
+    expect(upgraded.tlsProtocol).toBe('TLSv1.3');
+    const entries = await searchEntries(upgraded.client, { base: slapd.suffix, scope: 'base', attributes: ['1.1'] });
+    expect(entries.map((e) => e.dn)).toEqual([slapd.suffix]);
+    await upgraded.close();
+
+    const ldaps = await connectOne(slapd.ldapsUrl, tls({ maxVersion: 'tls12' }), timeouts);
+    expect(ldaps.tlsProtocol).toBe('TLSv1.2');
+    await ldaps.close();
+  });
+
+  it('connectFirst skips unknown schemes and dead URLs and lists every failure', async () => {
+    const conn = await connectFirst(['foo://x', 'ldap://127.0.0.1:1', slapd.url], tls(), timeouts);
+    expect(conn.url).toBe(slapd.url);
+    await conn.close();
+
+    const err = await connectFirst('foo://x,ldap://127.0.0.1:1', tls(), timeouts).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LdapConnectError);
+    expect((err as LdapConnectError).attempts.map((a) => a.url)).toEqual(['foo://x', 'ldap://127.0.0.1:1']);
+    expect((err as Error).message).toMatch(/invalid LDAP scheme "foo".*ECONNREFUSED/);
+    await expect(connectFirst('', tls(), timeouts)).rejects.toThrow('no LDAP server URL configured');
+  });
+
+  it('rejects invalid TLS settings before connecting', async () => {
+    await expect(connectOne(slapd.ldapsUrl, tls({ minVersion: 'tls99' }), timeouts)).rejects.toThrow(/tls_min_version/);
+    await expect(connectOne(slapd.ldapsUrl, tls({ clientCert: slapd.clientCert }), timeouts)).rejects.toThrow(
+      /both client_tls_cert and client_tls_key/,
+    );
+  });
+});

@@ -1,0 +1,19 @@
+// Runs one lockstep command in this process and reports wall time and peak memory (maxRSS)
+// on file descriptor 3 as JSON, so the bench runner measures the CLI alone.
+import { writeSync } from 'node:fs';
+
+// Timed from before the CLI's modules load: start-up is part of what a user waits for.
+const t0 = performance.now();
+const { main } = await import(new URL('../../dist/cli.js', import.meta.url).href);
+let outBytes = 0;
+const output = {
+  out: (t) => (outBytes += t.length),
+  err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  color: false,
+  interactive: false,
+  prompt: async () => '',
+};
+const code = await main(process.argv.slice(2), output);
+const wallMs = performance.now() - t0;
+writeSync(3, JSON.stringify({ code, wallMs, maxRssKb: process.resourceUsage().maxRSS, outBytes }) + '\n');
+process.exitCode = code;

@@ -1,0 +1,410 @@
+/**
+ * A private OpenLDAP server for tests: its own temp dir, cn=config, TLS material and random
+ * ports. It never touches /etc/ldap. Data is loaded online (ldapadd) after start so that the
+ * memberof overlay fills in `memberOf`, which it does not do under slapadd.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile, readFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'ldapts';
+
+const run = promisify(execFile);
+
+export interface SlapdOptions {
+  /** Default `dc=example,dc=com`. */
+  suffix?: string;
+  /** Extra LDIF loaded after the default directory. */
+  ldif?: string;
+  /** Load the default directory (people, groups, system, aliases). Default true. */
+  defaultData?: boolean;
+  /** olcSizeLimit, e.g. `size.soft=10 size.hard=10 size.prtotal=unlimited`. */
+  sizeLimit?: string;
+  /** olcTLSCipherSuite (a GnuTLS priority string), e.g. `NORMAL:-VERS-TLS1.3`. */
+  tlsCipherSuite?: string;
+  /** TLS clients must present a certificate signed by the fixture's CA. */
+  requireClientCert?: boolean;
+}
+
+export interface Slapd {
+  url: string;
+  ldapsUrl: string;
+  /** PEM of the CA that signed the server and client certificates. */
+  caCert: string;
+  /** PEM of an unrelated CA (for "wrong CA" tests). */
+  otherCaCert: string;
+  clientCert: string;
+  clientKey: string;
+  suffix: string;
+  rootDn: string;
+  rootPw: string;
+  pid: number;
+  dir: string;
+  add(ldif: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const ROOT_PW = 'root-secret';
+
+export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
+  const suffix = opts.suffix ?? 'dc=example,dc=com';
+  const rootDn = `cn=admin,${suffix}`;
+  const dir = await mkdtemp(join(tmpdir(), 'lockstep-slapd-'));
+  try {
+    const pki = await makePki(dir);
+    await mkdir(join(dir, 'slapd.d'));
+    await mkdir(join(dir, 'db'));
+    const { stdout: hash } = await run('slappasswd', ['-s', ROOT_PW]);
+    const config = configLdif({ dir, suffix, rootDn, rootPwHash: hash.trim(), ...opts });
+    await writeFile(join(dir, 'config.ldif'), config);
+    await run('slapadd', ['-n0', '-F', join(dir, 'slapd.d'), '-l', join(dir, 'config.ldif')]);
+    await writeFile(join(dir, 'rootpw'), ROOT_PW, { mode: 0o600 });
+
+    const { child, port, tlsPort } = await launch(dir);
+    const url = `ldap://127.0.0.1:${port}`;
+    const add = async (ldif: string): Promise<void> => {
+      const file = join(dir, `add-${Date.now()}-${Math.random().toString(36).slice(2)}.ldif`);
+      await writeFile(file, ldif);
+      await run('ldapadd', ['-x', '-H', url, '-D', rootDn, '-y', join(dir, 'rootpw'), '-f', file]);
+    };
+    const stop = async (): Promise<void> => {
+      await kill(child);
+      await rm(dir, { recursive: true, force: true });
+    };
+    try {
+      await add(baseLdif(suffix) + (opts.defaultData === false ? '' : defaultDirectory(suffix)));
+      if (opts.ldif) await add(opts.ldif);
+    } catch (err) {
+      await stop();
+      throw err;
+    }
+    return {
+      url,
+      ldapsUrl: `ldaps://127.0.0.1:${tlsPort}`,
+      ...pki,
+      suffix,
+      rootDn,
+      rootPw: ROOT_PW,
+      pid: child.pid!,
+      dir,
+      add,
+      stop,
+    };
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Starts slapd on fresh ports; retries when a port was taken between probe and bind. */
+async function launch(dir: string): Promise<{ child: ChildProcess; port: number; tlsPort: number }> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const port = await freePort();
+    const tlsPort = await freePort();
+    const child = spawn(
+      '/usr/sbin/slapd',
+      ['-d', '0', '-F', join(dir, 'slapd.d'), '-h', `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${tlsPort}/`],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Best effort: never leave a slapd behind if a test file forgets stop().
+    const onExit = () => child.kill('SIGKILL');
+    process.once('exit', onExit);
+    child.once('exit', () => process.removeListener('exit', onExit));
+    try {
+      await waitReady(`ldap://127.0.0.1:${port}`, exited);
+      return { child, port, tlsPort };
+    } catch (err) {
+      lastError = new Error(`slapd did not start: ${(err as Error).message}\n${stderr}`);
+      await kill(child);
+    }
+  }
+  throw lastError;
+}
+
+async function waitReady(url: string, exited: Promise<void>): Promise<void> {
+  let dead = false;
+  void exited.then(() => (dead = true));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (dead) throw new Error('slapd exited');
+    const client = new Client({ url, connectTimeout: 500, timeout: 1000 });
+    try {
+      await client.search('', { scope: 'base', attributes: ['namingContexts'] });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+  }
+  throw new Error('timed out waiting for slapd');
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function makePki(dir: string) {
+  const p = (name: string) => join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const caExt = ['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'];
+  await run('openssl', ['req', '-x509', ...ec, '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '2', '-subj', '/CN=lockstep test CA', ...caExt]);
+  await run('openssl', ['req', '-x509', ...ec, '-keyout', p('other-ca.key'), '-out', p('other-ca.pem'), '-days', '2', '-subj', '/CN=unrelated CA', ...caExt]);
+  const issue = async (name: string, subject: string, ext: string) => {
+    await writeFile(p(`${name}.ext`), ext);
+    await run('openssl', ['req', ...ec, '-keyout', p(`${name}.key`), '-out', p(`${name}.csr`), '-subj', subject]);
+    await run('openssl', ['x509', '-req', '-in', p(`${name}.csr`), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p(`${name}.pem`), '-days', '2', '-extfile', p(`${name}.ext`)]);
+  };
+  await issue('server', '/CN=localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  await issue('client', '/CN=lockstep-client', 'extendedKeyUsage=clientAuth\n');
+  return {
+    caCert: await readFile(p('ca.pem'), 'utf8'),
+    otherCaCert: await readFile(p('other-ca.pem'), 'utf8'),
+    clientCert: await readFile(p('client.pem'), 'utf8'),
+    clientKey: await readFile(p('client.key'), 'utf8'),
+  };
+}
+
+interface ConfigInput extends SlapdOptions {
+  dir: string;
+  suffix: string;
+  rootDn: string;
+  rootPwHash: string;
+}
+
+function configLdif(c: ConfigInput): string {
+  const global = [
+    `olcPidFile: ${join(c.dir, 'slapd.pid')}`,
+    `olcTLSCertificateFile: ${join(c.dir, 'server.pem')}`,
+    `olcTLSCertificateKeyFile: ${join(c.dir, 'server.key')}`,
+    `olcTLSCACertificateFile: ${join(c.dir, 'ca.pem')}`,
+    `olcTLSVerifyClient: ${c.requireClientCert ? 'demand' : 'try'}`,
+    ...(c.tlsCipherSuite ? [`olcTLSCipherSuite: ${c.tlsCipherSuite}`] : []),
+  ];
+  return `dn: cn=config
+objectClass: olcGlobal
+cn: config
+${global.join('\n')}
+
+dn: cn=module{0},cn=config
+objectClass: olcModuleList
+cn: module{0}
+olcModulePath: /usr/lib/ldap
+olcModuleLoad: back_mdb
+olcModuleLoad: memberof
+
+dn: cn=schema,cn=config
+objectClass: olcSchemaConfig
+cn: schema
+
+include: file:///etc/ldap/schema/core.ldif
+
+include: file:///etc/ldap/schema/cosine.ldif
+
+include: file:///etc/ldap/schema/nis.ldif
+
+include: file:///etc/ldap/schema/inetorgperson.ldif
+
+# inetOrgPerson has no userPrincipalName (an AD attribute); a small auxiliary class adds it
+# so that upndomain searches can be exercised. OIDs under an example arc.
+dn: cn=upn,cn=schema,cn=config
+objectClass: olcSchemaConfig
+cn: upn
+olcAttributeTypes: ( 1.3.6.1.4.1.99999.1.1 NAME 'userPrincipalName' EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )
+olcObjectClasses: ( 1.3.6.1.4.1.99999.2.1 NAME 'upnUser' SUP top AUXILIARY MAY userPrincipalName )
+
+dn: olcDatabase={-1}frontend,cn=config
+objectClass: olcDatabaseConfig
+objectClass: olcFrontendConfig
+olcDatabase: {-1}frontend
+${c.sizeLimit ? `olcSizeLimit: ${c.sizeLimit}\n` : ''}
+dn: olcDatabase={0}config,cn=config
+objectClass: olcDatabaseConfig
+olcDatabase: {0}config
+olcAccess: {0}to * by * none
+
+dn: olcDatabase={1}mdb,cn=config
+objectClass: olcDatabaseConfig
+objectClass: olcMdbConfig
+olcDatabase: {1}mdb
+olcDbDirectory: ${join(c.dir, 'db')}
+olcSuffix: ${c.suffix}
+olcRootDN: ${c.rootDn}
+olcRootPW: ${c.rootPwHash}
+olcDbMaxSize: 67108864
+${c.sizeLimit ? `olcSizeLimit: ${c.sizeLimit}\n` : ''}olcAccess: {0}to attrs=userPassword by self write by anonymous auth by * none
+olcAccess: {1}to dn.subtree="ou=private,ou=groups,${c.suffix}" by users read by * none
+olcAccess: {2}to * by * read
+
+dn: olcOverlay={0}memberof,olcDatabase={1}mdb,cn=config
+objectClass: olcOverlayConfig
+objectClass: olcMemberOf
+olcOverlay: {0}memberof
+`;
+}
+
+function baseLdif(suffix: string): string {
+  const dc = /^dc=([^,]+)/i.exec(suffix)?.[1] ?? 'example';
+  return `dn: ${suffix}
+objectClass: dcObject
+objectClass: organization
+dc: ${dc}
+o: ${dc}
+
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test directory content
+
+export interface TestUser {
+  uid: string;
+  cn: string;
+  password: string;
+  mail?: string;
+  /** userPrincipalName (adds the upnUser auxiliary class). */
+  upn?: string;
+  employeeNumber?: string;
+  /** Parent OU under the suffix; default `people`. */
+  ou?: string;
+}
+
+export interface TestGroup {
+  cn: string;
+  /** uids of groupOfNames members (member=DN); groupOfNames needs at least one. */
+  members?: string[];
+  /** uids of posixGroup members (memberUid); makes the entry a posixGroup. */
+  memberUids?: string[];
+  /** Parent under the suffix; default `ou=groups`. */
+  parent?: string;
+}
+
+/** Logins of the default directory; passwords are test data only. */
+export const USERS = {
+  alice: { uid: 'alice', cn: 'Alice Adams', password: 'alice-pw', mail: 'alice@example.com', upn: 'alice@example.com' },
+  bob: { uid: 'bob', cn: 'Bob Brown', password: 'bob-pw', upn: 'bob@example.com', employeeNumber: 'E-1002' },
+  carol: { uid: 'carol', cn: 'Carol Clark', password: 'carol-pw' },
+  dave: { uid: 'Dave', cn: 'Dave Davis', password: 'dave-pw' },
+  twin1: { uid: 'twin1', cn: 'Twin', password: 'twin-pw' },
+  twin2: { uid: 'twin2', cn: 'Twin', password: 'twin-pw' },
+  paula: { uid: 'paula', cn: 'Paula Paged', password: 'paula-pw' },
+} satisfies Record<string, TestUser>;
+
+export const SERVICE_ACCOUNT = { rdn: 'cn=svc,ou=system', password: 'svc-pw' };
+export const PAGED_GROUP_COUNT = 30;
+
+export function userDn(suffix: string, uid: string, ou = 'people'): string {
+  return `uid=${uid},ou=${ou},${suffix}`;
+}
+
+/** LDIF for users and groups (OUs must exist or be listed in `ous`, parents first). */
+export function ldapEntriesFor(
+  suffix: string,
+  content: { ous?: string[]; users?: TestUser[]; groups?: TestGroup[] },
+): string {
+  const out: string[] = [];
+  for (const ou of content.ous ?? []) {
+    const name = /^ou=([^,]+)/.exec(ou)![1];
+    out.push(`dn: ${ou},${suffix}\nobjectClass: organizationalUnit\nou: ${name}\n`);
+  }
+  for (const u of content.users ?? []) {
+    const lines = [`dn: ${userDn(suffix, u.uid, u.ou)}`, 'objectClass: inetOrgPerson'];
+    if (u.upn) lines.push('objectClass: upnUser', `userPrincipalName: ${u.upn}`);
+    lines.push(`uid: ${u.uid}`, `cn: ${u.cn}`, `sn: ${u.cn.split(' ').pop()}`, `userPassword: ${u.password}`);
+    if (u.mail) lines.push(`mail: ${u.mail}`);
+    if (u.employeeNumber) lines.push(`employeeNumber: ${u.employeeNumber}`);
+    out.push(lines.join('\n') + '\n');
+  }
+  for (const g of content.groups ?? []) {
+    const lines = [`dn: cn=${g.cn},${g.parent ?? 'ou=groups'},${suffix}`];
+    if (g.memberUids) {
+      lines.push('objectClass: posixGroup', `cn: ${g.cn}`, `gidNumber: ${5000 + out.length}`);
+      for (const uid of g.memberUids) lines.push(`memberUid: ${uid}`);
+    } else {
+      lines.push('objectClass: groupOfNames', `cn: ${g.cn}`);
+      for (const uid of g.members ?? []) lines.push(`member: ${userDn(suffix, uid)}`);
+    }
+    out.push(lines.join('\n') + '\n');
+  }
+  return out.join('\n') + '\n';
+}
+
+/**
+ * The default directory: ou=people (USERS), ou=system (cn=svc), ou=groups with groupOfNames
+ * (admins, Developers), a posixGroup (ops), ou=private (readable by authenticated users only:
+ * secret-team), ou=paged (PAGED_GROUP_COUNT groups of paula), and aliases: ou=aliases holds
+ * `uid=alice` pointing at alice, and `ou=staff` points at ou=people.
+ */
+export function defaultDirectory(suffix: string): string {
+  const paged = Array.from({ length: PAGED_GROUP_COUNT }, (_, i) => ({
+    cn: `paged-${String(i + 1).padStart(2, '0')}`,
+    members: ['paula'],
+    parent: 'ou=paged,ou=groups',
+  }));
+  const entries = ldapEntriesFor(suffix, {
+    ous: ['ou=people', 'ou=system', 'ou=groups', 'ou=private,ou=groups', 'ou=paged,ou=groups', 'ou=aliases'],
+    users: Object.values(USERS),
+    groups: [
+      { cn: 'admins', members: ['alice', 'Dave'] },
+      { cn: 'Developers', members: ['alice', 'bob'] },
+      { cn: 'ops', memberUids: ['carol'] },
+      { cn: 'secret-team', members: ['alice'], parent: 'ou=private,ou=groups' },
+      ...paged,
+    ],
+  });
+  const system = `dn: ${SERVICE_ACCOUNT.rdn},${suffix}
+objectClass: organizationalRole
+objectClass: simpleSecurityObject
+cn: svc
+userPassword: ${SERVICE_ACCOUNT.password}
+
+`;
+  const aliases = `dn: uid=alice,ou=aliases,${suffix}
+objectClass: alias
+objectClass: extensibleObject
+uid: alice
+aliasedObjectName: ${userDn(suffix, 'alice')}
+
+dn: ou=staff,${suffix}
+objectClass: alias
+objectClass: extensibleObject
+ou: staff
+aliasedObjectName: ou=people,${suffix}
+
+`;
+  return entries + system + aliases;
+}
+
+/** Connection and search settings (LDAP config field names) pointing at a fixture. */
+export function ldapSettingsFor(slapd: Pick<Slapd, 'url' | 'suffix'>) {
+  return {
+    url: slapd.url,
+    binddn: `${SERVICE_ACCOUNT.rdn},${slapd.suffix}`,
+    bindpass: SERVICE_ACCOUNT.password,
+    userdn: `ou=people,${slapd.suffix}`,
+    userattr: 'uid',
+    groupdn: `ou=groups,${slapd.suffix}`,
+  };
+}
