@@ -33,7 +33,7 @@ export function registerExport(program: Command, output: () => Output, exit: (co
       const out = output();
       const clusters = paths.length
         ? (await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: false, requireClusters: true }, out)).clusters
-        : implicitClusterOrFail(process.env);
+        : await implicitClusterOrFail(process.env);
       exit(await runExport(clusters, flags, out));
     });
 }

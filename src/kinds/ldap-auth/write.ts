@@ -1,10 +1,10 @@
 import { assertNever, type Change } from '../../core/plan.js';
 import type { DesiredResource } from '../../core/resource.js';
-import type { ClusterClient } from '../../client/types.js';
+import type { ApplyContext } from '../kind.js';
 import { scopeOfMount } from './scope.js';
 
 /** Carries out one LDAP change. Whole-object writes are idempotent, so the client may retry them. */
-export async function applyLdapChange(change: Change, desired: DesiredResource | undefined, client: ClusterClient): Promise<void> {
+export async function applyLdapChange(change: Change, desired: DesiredResource | undefined, { client }: ApplyContext): Promise<void> {
   const path = change.address.path;
   switch (change.action) {
     case 'create':

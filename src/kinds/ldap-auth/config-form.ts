@@ -1,0 +1,76 @@
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import { assertNever } from '../../core/plan.js';
+import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
+import { normaliseCidrs, normalisePolicies, parseBool, parseCount, parseDuration } from './values.js';
+
+const COMPARED_SPECS = LDAP_FIELD_SPECS.filter((f) => !f.writeOnly);
+
+/**
+ * One config value in the server's read form. Accepts manifest forms (`1h`, `"true"`, comma
+ * strings) and live forms alike; a value that fits no form is kept as it is (as JSON), so a
+ * surprising live value shows up in a diff instead of vanishing.
+ */
+export function normaliseConfigValue(spec: LdapFieldSpec, value: unknown): JsonValue {
+  switch (spec.type) {
+    case 'string':
+      return typeof value === 'string' ? (spec.lowerCase ? value.toLowerCase() : value) : asJson(value);
+    case 'bool':
+      return parseBool(value) ?? asJson(value);
+    case 'duration':
+      return (typeof value === 'string' || typeof value === 'number' ? parseDuration(value) : undefined) ?? asJson(value);
+    case 'count':
+      return parseCount(value) ?? asJson(value);
+    case 'list':
+      return spec.items === 'policies' ? normalisePolicies(value) : normaliseCidrs(value);
+    case 'enum':
+      return asJson(value);
+    default:
+      return assertNever(spec);
+  }
+}
+
+function asJson(value: unknown): JsonValue {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}
+
+function defaultOf(spec: LdapFieldSpec): JsonValue {
+  return spec.type === 'list' ? [...spec.default] : spec.default;
+}
+
+/** The comparable config (every field but the write-only ones) with the spec's defaults. */
+export function ldapConfigDefaults(): JsonObject {
+  return Object.fromEntries(COMPARED_SPECS.map((spec) => [spec.name, defaultOf(spec)]));
+}
+
+/**
+ * The comparable config attrs of a set of values (manifest or live): every compared field,
+ * absent (or null) ones at their default, all in read form. `policies` is the deprecated alias
+ * of token_policies: given alone it is folded into token_policies, and the attr `policies`
+ * always equals token_policies unless the values carry their own `policies` (live answers).
+ */
+function configAttrs(values: Readonly<Record<string, unknown>>, policiesFollowTokenPolicies: boolean): JsonObject {
+  const attrs: JsonObject = {};
+  for (const spec of COMPARED_SPECS) {
+    const value = values[spec.name];
+    attrs[spec.name] = value === undefined || value === null ? defaultOf(spec) : normaliseConfigValue(spec, value);
+  }
+  const hasPolicies = values.policies !== undefined && values.policies !== null;
+  const hasTokenPolicies = values.token_policies !== undefined && values.token_policies !== null;
+  if (hasPolicies && !hasTokenPolicies) attrs.token_policies = attrs.policies!;
+  if (policiesFollowTokenPolicies || !hasPolicies) attrs.policies = attrs.token_policies!;
+  return attrs;
+}
+
+/** Desired `ldap.config` attrs from a manifest's `config` block. */
+export function desiredConfigAttrs(config: Readonly<Record<string, unknown>>): JsonObject {
+  return configAttrs(config, true);
+}
+
+/**
+ * A live `GET auth/<mount>/config` answer in the same form as the desired attrs: only the
+ * compared fields (the server may return more), same value forms, defaults for missing ones.
+ */
+export function normaliseLiveConfig(data: JsonObject): JsonObject {
+  return configAttrs(data, false);
+}

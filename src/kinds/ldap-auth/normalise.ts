@@ -1,0 +1,116 @@
+import type { Address } from '../../core/address.js';
+import type { DesiredResource, DesiredState, ManagedCollection } from '../../core/resource.js';
+import type { Secret } from '../../core/secret.js';
+import type { ResolvedDocument } from '../../load/document.js';
+import type { KindContext } from '../kind.js';
+import { LDAP_RESOURCE_TYPES, ldapMountAddresses, type LdapMountAddresses } from './addresses.js';
+import { desiredConfigAttrs } from './config-form.js';
+import { groupByMount, type MountGroup } from './mounts.js';
+import { LDAP_SECRET_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
+import { asLdapDocuments, type LdapAuthDocument } from './types.js';
+import { canonicalName, normaliseGroupList, normalisePolicies } from './values.js';
+
+export { normaliseLiveConfig, ldapConfigDefaults, normaliseConfigValue } from './config-form.js';
+export { LDAP_CONFIG_FIELDS, LDAP_COMPARED_FIELDS, LDAP_WRITE_ONLY_FIELDS, LDAP_SECRET_FIELDS } from './schema-fields.js';
+export { parseDuration, normalisePolicies, normaliseGroupList, normaliseCidrs, canonicalName } from './values.js';
+export { LDAP_RESOURCE_TYPES, ldapMountAddresses, type LdapMountAddresses } from './addresses.js';
+
+/**
+ * The desired objects of all LdapAuth documents (valid, placed). Per cluster + namespace + mount:
+ * the auth mount, the config (only when a document has `config`; otherwise the live config is
+ * left unmanaged), each group and user, and the two collections. Inputs are not mutated.
+ */
+export function desiredLdapAuth(docs: ReadonlyArray<ResolvedDocument>, ctx: KindContext): DesiredState {
+  const resources: DesiredResource[] = [];
+  const collections: ManagedCollection[] = [];
+  for (const group of groupByMount(asLdapDocuments(docs))) {
+    const desired = desiredMount(group, ctx);
+    resources.push(...desired.resources);
+    collections.push(...desired.collections);
+  }
+  return { resources, collections };
+}
+
+function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
+  const addresses = ldapMountAddresses(group.cluster, group.namespace, group.mount);
+  const first = group.docs[0]!;
+  const mount: DesiredResource = {
+    address: addresses.mount,
+    resourceType: LDAP_RESOURCE_TYPES.mount,
+    attrs: { type: 'ldap' },
+    writeOnly: {},
+    sensitiveFields: [],
+    dependsOn: [],
+    source: first.source.pos(first.data.mount !== undefined ? ['mount'] : []),
+  };
+  const config = group.configDoc ? desiredConfig(group.configDoc, addresses) : undefined;
+  // Groups and users need the method enabled and, when managed, configured first.
+  const parent = config ? config.address : mount.address;
+  const groups = desiredGroups(group, addresses, parent);
+  const declared = new Map(groups.map((g) => [g.address.segments.at(-1)!, g.address]));
+  const users = desiredUsers(group, addresses, parent, declared);
+  const prune = ctx.prune || group.docs.some((d) => d.data.prune === true);
+  return {
+    resources: [mount, ...(config ? [config] : []), ...groups, ...users],
+    collections: [
+      { address: addresses.groups, memberType: LDAP_RESOURCE_TYPES.group, prune },
+      { address: addresses.users, memberType: LDAP_RESOURCE_TYPES.user, prune },
+    ],
+  };
+}
+
+function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): DesiredResource {
+  const config = doc.data.config ?? {};
+  const writeOnly: Record<string, Secret | string> = {};
+  for (const field of LDAP_WRITE_ONLY_FIELDS) {
+    const value = config[field];
+    if (value !== undefined) writeOnly[field] = value as Secret | string;
+  }
+  return {
+    address: addresses.config,
+    resourceType: LDAP_RESOURCE_TYPES.config,
+    attrs: desiredConfigAttrs(config),
+    writeOnly,
+    sensitiveFields: [...LDAP_SECRET_FIELDS].sort(),
+    dependsOn: [addresses.mount],
+    source: doc.source.keyPos(['config']),
+  };
+}
+
+function desiredGroups(group: MountGroup, addresses: LdapMountAddresses, parent: Address): DesiredResource[] {
+  return group.docs.flatMap((doc) =>
+    Object.entries(doc.data.groups ?? {}).map(([name, entry]) => ({
+      address: addresses.group(canonicalName(name, group.caseSensitiveNames)),
+      resourceType: LDAP_RESOURCE_TYPES.group,
+      attrs: { policies: normalisePolicies(entry?.policies) },
+      writeOnly: {},
+      sensitiveFields: [],
+      dependsOn: [parent],
+      source: doc.source.keyPos(['groups', name]),
+    })),
+  );
+}
+
+/** Users depend on the declared groups they list, so those are written first. */
+function desiredUsers(
+  group: MountGroup,
+  addresses: LdapMountAddresses,
+  parent: Address,
+  declaredGroups: ReadonlyMap<string, Address>,
+): DesiredResource[] {
+  return group.docs.flatMap((doc) =>
+    Object.entries(doc.data.users ?? {}).map(([name, entry]) => {
+      const groups = normaliseGroupList(entry?.groups, group.caseSensitiveNames);
+      const groupDeps = groups.flatMap((g) => declaredGroups.get(g) ?? []);
+      return {
+        address: addresses.user(canonicalName(name, group.caseSensitiveNames)),
+        resourceType: LDAP_RESOURCE_TYPES.user,
+        attrs: { policies: normalisePolicies(entry?.policies), groups },
+        writeOnly: {},
+        sensitiveFields: [],
+        dependsOn: [parent, ...groupDeps],
+        source: doc.source.keyPos(['users', name]),
+      };
+    }),
+  );
+}

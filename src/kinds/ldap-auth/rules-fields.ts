@@ -1,0 +1,72 @@
+import type { Diagnostics } from '../../core/diagnostics.js';
+import { assertNever } from '../../core/plan.js';
+import { reportAt } from './report.js';
+import { ldapFieldSpec, type LdapFieldSpec } from './schema-fields.js';
+import { cidrProblem, urlListProblems } from './syntax.js';
+import { templateProblems } from './template.js';
+import type { LdapAuthDocument } from './types.js';
+import { listItems, parseBool, parseCount, parseDurationDetailed } from './values.js';
+
+/** Same wording as the schema's x-message, so a value is described the same way at either stage. */
+export const DURATION_MESSAGE = 'must be a duration (e.g. 90s, 1h) or a whole number of seconds';
+
+/**
+ * Checks each config value, once references are resolved, against its field's form (the schema
+ * saw `${env:X}` and could not), plus the syntax of url, CIDR blocks and filter templates.
+ */
+export function checkConfigFields(doc: LdapAuthDocument, diags: Diagnostics): void {
+  const config = doc.data.config ?? {};
+  for (const [name, value] of Object.entries(config)) {
+    const spec = ldapFieldSpec(name);
+    if (spec) for (const problem of fieldProblems(spec, value)) reportAt(diags, doc, ['config', name], problem);
+  }
+}
+
+function fieldProblems(spec: LdapFieldSpec, value: unknown): string[] {
+  switch (spec.type) {
+    case 'string':
+      return typeof value === 'string' ? stringProblems(spec.name, value) : [];
+    case 'bool':
+      return parseBool(value) === undefined ? ['must be true or false'] : [];
+    case 'duration': {
+      const parsed = parseDurationDetailed(value);
+      if (!('problem' in parsed)) return [];
+      return parsed.problem === 'fraction'
+        ? ['must be a whole number of seconds (the server drops fractions of a second)']
+        : [DURATION_MESSAGE];
+    }
+    case 'count':
+      return parseCount(value) === undefined ? ['must be a whole number (0 or more)'] : [];
+    case 'list': {
+      const items = listItems(value);
+      if (!items) return ['must be a list of strings or a comma-separated string'];
+      if (spec.items !== 'cidrs') return [];
+      return items
+        .map((c) => c.trim())
+        .filter((c) => c !== '')
+        .flatMap((c) => {
+          const problem = cidrProblem(c);
+          return problem ? [`"${c}" ${problem}`] : [];
+        });
+    }
+    case 'enum': {
+      const shown = spec.values.filter((v) => v !== '');
+      return typeof value === 'string' && spec.values.includes(value) ? [] : [`must be one of ${shown.join(', ')}`];
+    }
+    default:
+      return assertNever(spec);
+  }
+}
+
+function stringProblems(field: string, value: string): string[] {
+  switch (field) {
+    case 'url':
+      return urlListProblems(value);
+    case 'userfilter':
+      return templateProblems(value, ['UserAttr', 'Username']);
+    case 'groupfilter':
+      return templateProblems(value, ['UserDN', 'Username']);
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,45 @@
+import { formatPos, type Diagnostics } from '../../core/diagnostics.js';
+import { apiPathProblem } from '../../validate/api-path.js';
+import { describeMount, type MountGroup } from './mounts.js';
+import { reportAt, reportAtKey } from './report.js';
+import type { LdapAuthDocument } from './types.js';
+
+/**
+ * `mount` becomes one address segment (`sys/auth/<mount>`; reading an address back takes the
+ * last segment as the mount), so it is a single path segment.
+ */
+export function checkMountPath(doc: LdapAuthDocument, diags: Diagnostics): void {
+  const mount = doc.data.mount;
+  if (mount === undefined) return;
+  const problem = apiPathProblem(mount) ?? (mount.includes('/') ? 'must be a single path segment (no "/")' : undefined);
+  if (problem) reportAt(diags, doc, ['mount'], problem);
+}
+
+/**
+ * The documents of one mount merge: at most one may have `config`, and those that set `prune`
+ * must agree (one document silently deleting what another leaves alone would surprise).
+ */
+export function checkMerge(group: MountGroup, diags: Diagnostics): void {
+  const first = group.configDoc;
+  for (const doc of group.docs) {
+    if (first && doc !== first && doc.data.config !== undefined) {
+      reportAtKey(
+        diags,
+        doc,
+        ['config'],
+        `${describeMount(group)} already has its config at ${formatPos(first.source.keyPos(['config']))}; at most one LdapAuth document per mount may have config`,
+      );
+    }
+  }
+  const firstPrune = group.docs.find((d) => d.data.prune !== undefined);
+  for (const doc of group.docs) {
+    if (firstPrune && doc.data.prune !== undefined && doc.data.prune !== firstPrune.data.prune) {
+      reportAt(
+        diags,
+        doc,
+        ['prune'],
+        `disagrees with prune: ${String(firstPrune.data.prune)} at ${formatPos(firstPrune.source.pos(['prune']))} (documents of ${describeMount(group)} merge)`,
+      );
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { formatPos, type Diagnostics, type SourcePos } from '../../core/diagnostics.js';
+import { describeMount, type MountGroup } from './mounts.js';
+import { reportAtKey } from './report.js';
+import type { LdapAuthDocument } from './types.js';
+import { canonicalName } from './values.js';
+
+type Section = 'groups' | 'users';
+const NOUN: Record<Section, string> = { groups: 'group', users: 'user' };
+
+/**
+ * Group and user names across the merged documents of one mount: each defined once, no two
+ * that the server would see as one once lower-cased (unless case_sensitive_names), and none
+ * that cannot be a path segment.
+ */
+export function checkNames(group: MountGroup, diags: Diagnostics): void {
+  for (const section of ['groups', 'users'] as const) checkSection(group, section, diags);
+}
+
+function checkSection(group: MountGroup, section: Section, diags: Diagnostics): void {
+  const noun = NOUN[section];
+  const seen = new Map<string, { name: string; pos: SourcePos }>();
+  for (const doc of group.docs) {
+    for (const name of Object.keys(doc.data[section] ?? {})) {
+      const path = [section, name];
+      if (name.trim() === '' || name.includes('/') || name.includes(',')) {
+        reportAtKey(diags, doc, path, `${noun} name must not be empty or contain "/" or ","`);
+        continue;
+      }
+      const key = canonicalName(name, group.caseSensitiveNames);
+      const previous = seen.get(key);
+      if (!previous) {
+        seen.set(key, { name, pos: doc.source.keyPos(path) });
+      } else if (previous.name === name) {
+        reportAtKey(diags, doc, path, `${noun} "${name}" is already defined at ${formatPos(previous.pos)} (documents of ${describeMount(group)} merge; define each ${noun} once)`);
+      } else {
+        reportCollision(doc, path, noun, name, previous, diags);
+      }
+    }
+  }
+}
+
+function reportCollision(
+  doc: LdapAuthDocument,
+  path: string[],
+  noun: string,
+  name: string,
+  previous: { name: string; pos: SourcePos },
+  diags: Diagnostics,
+): void {
+  reportAtKey(
+    diags,
+    doc,
+    path,
+    `${noun} "${name}" collides with "${previous.name}" at ${formatPos(previous.pos)} once names are lower-cased (case_sensitive_names is false)`,
+  );
+}

@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Diagnostics } from '../core/diagnostics.js';
+import { Secret } from '../core/secret.js';
+import type { LoadedDocument, ValuePath } from './document.js';
+import { atPath, formatValuePath, pathKey } from './value-path.js';
+
+/** What a string value is, as far as references go. */
+export type ReferenceForm =
+  | { form: 'literal' }
+  | { form: 'env'; name: string }
+  | { form: 'file'; path: string }
+  /** Contains `${` but is not one whole, well-formed reference. */
+  | { form: 'malformed'; reason: string };
+
+const WHOLE_REFERENCE = /^\$\{([A-Za-z]*):([^}]*)\}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function classifyString(text: string): ReferenceForm {
+  const whole = WHOLE_REFERENCE.exec(text);
+  if (!whole) {
+    return text.includes('${')
+      ? { form: 'malformed', reason: 'not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}' }
+      : { form: 'literal' };
+  }
+  const [, scheme, target] = whole as unknown as [string, string, string];
+  if (scheme === 'env') {
+    return ENV_NAME.test(target)
+      ? { form: 'env', name: target }
+      : { form: 'malformed', reason: 'invalid environment variable name in ${env:...}' };
+  }
+  if (scheme === 'file') {
+    return target.trim() !== '' ? { form: 'file', path: target } : { form: 'malformed', reason: 'empty path in ${file:...}' };
+  }
+  return { form: 'malformed', reason: `unknown reference type "${scheme}" (use \${env:NAME} or \${file:path})` };
+}
+
+export interface ReferenceOptions {
+  allowPlaintextSecrets: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * A copy of the document's value with every reference resolved. Values at `secretPaths` become
+ * Secret objects and must be references unless plaintext secrets are allowed; other resolved
+ * references become plain strings. Returns undefined when any problem was reported.
+ * Messages name variables, files and fields, never a value.
+ */
+export async function resolveReferences(
+  doc: LoadedDocument,
+  secretPaths: readonly ValuePath[],
+  opts: ReferenceOptions,
+  diags: Diagnostics,
+): Promise<unknown> {
+  const secrets = new Set(secretPaths.map(pathKey));
+  const folder = dirname(doc.absoluteFile);
+  let failed = false;
+  const fail = (path: ValuePath, message: string): undefined => {
+    failed = true;
+    diags.error(message, doc.pos(path));
+    return undefined;
+  };
+
+  const resolveString = async (text: string, path: ValuePath): Promise<unknown> => {
+    const isSecret = secrets.has(pathKey(path));
+    const ref = classifyString(text);
+    switch (ref.form) {
+      case 'malformed':
+        return fail(path, atPath(path, ref.reason));
+      case 'literal':
+        // An empty secret reveals nothing, so it needs no reference.
+        if (!isSecret) return text;
+        if (opts.allowPlaintextSecrets || text === '') return new Secret(text, 'literal');
+        return fail(
+          path,
+          `${formatValuePath(path)} is a secret and must be a \${env:...} or \${file:...} reference (or pass --allow-plaintext-secrets)`,
+        );
+      case 'env': {
+        const value = opts.env[ref.name];
+        if (value === undefined) return fail(path, atPath(path, `environment variable "${ref.name}" is not set`));
+        return isSecret ? new Secret(value, `env:${ref.name}`) : value;
+      }
+      case 'file': {
+        const content = await readReferencedFile(resolve(folder, ref.path));
+        if (typeof content !== 'string') {
+          return fail(path, atPath(path, `file "${ref.path}" ${content.problem} (paths are relative to the manifest's folder)`));
+        }
+        return isSecret ? new Secret(content, `file:${ref.path}`) : content;
+      }
+    }
+  };
+
+  const walk = async (value: unknown, path: ValuePath): Promise<unknown> => {
+    if (typeof value === 'string') return resolveString(value, path);
+    if (Array.isArray(value)) return Promise.all(value.map((v, i) => walk(v, [...path, i])));
+    if (value !== null && typeof value === 'object') {
+      const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await walk(v, [...path, k])] as const));
+      return Object.fromEntries(entries);
+    }
+    return value;
+  };
+
+  const resolved = await walk(doc.value, []);
+  return failed ? undefined : resolved;
+}
+
+/** File content with one trailing newline removed (editors add one), or why it cannot be read. */
+async function readReferencedFile(absolutePath: string): Promise<string | { problem: string }> {
+  try {
+    const text = await readFile(absolutePath, 'utf8');
+    return text.replace(/\r?\n$/, '');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { problem: 'does not exist' };
+    if (code === 'EISDIR') return { problem: 'is a directory' };
+    return { problem: `cannot be read (${code ?? 'error'})` };
+  }
+}

@@ -1,0 +1,97 @@
+import { Diagnostics } from '../core/diagnostics.js';
+import type { DesiredState } from '../core/resource.js';
+import type { LoadedDocument, ResolvedDocument } from '../load/document.js';
+import { loadPaths } from '../load/loader.js';
+import { resolveReferences } from '../load/references.js';
+import {
+  CLUSTER_KIND,
+  CLUSTER_SCHEMA_FILE,
+  clusterFromEnvironment,
+  clusterSecretPaths,
+  clustersFromDocuments,
+  placeDocument,
+  type ClusterCatalogue,
+  type KnownCluster,
+} from '../kinds/cluster/index.js';
+import type { KindContext } from '../kinds/kind.js';
+import { checkEnvelope } from './envelope.js';
+import { schemaDiagnostics } from './schema-errors.js';
+import { schemaValidator } from './schemas.js';
+import type { PreparableKind, Prepared, PrepareOptions } from './types.js';
+
+/**
+ * prepare() with the kinds given (tests pass their own). Stages, each over every document so
+ * that all problems are reported at once: envelope (apiVersion, kind) → schema → references →
+ * clusters and placement → the kinds' semantic rules → desired state (only without errors).
+ * A document that fails a stage goes no further. Nothing here talks to a server.
+ */
+export async function prepareWithKinds(
+  paths: string[],
+  opts: PrepareOptions,
+  kindModules: readonly PreparableKind[],
+): Promise<Prepared> {
+  const diags = new Diagnostics();
+  const loaded = await loadPaths(paths, diags);
+  const knownKinds = [CLUSTER_KIND, ...kindModules.map((k) => k.kind)];
+  const moduleOf = new Map(kindModules.map((k) => [k.kind, k]));
+
+  const byKind = new Map<string, LoadedDocument[]>();
+  for (const doc of loaded) {
+    const kind = checkEnvelope(doc, knownKinds, diags);
+    if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), doc]);
+  }
+
+  const resolved = new Map<string, ResolvedDocument[]>();
+  const brokenClusters: KnownCluster[] = [];
+  for (const [kind, docs] of byKind) {
+    const module = moduleOf.get(kind);
+    const schemaFile = module ? module.schemaFile : CLUSTER_SCHEMA_FILE;
+    const secretPaths = module ? module.secretPaths.bind(module) : clusterSecretPaths;
+    const ok: ResolvedDocument[] = [];
+    for (const doc of docs) {
+      const data = passesSchema(doc, schemaFile, diags)
+        ? await resolveReferences(doc, secretPaths(doc.value), opts, diags)
+        : undefined;
+      if (data !== undefined) ok.push({ source: doc, kind, data: data as Record<string, unknown> });
+      else if (kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
+    }
+    resolved.set(kind, ok);
+  }
+
+  const clusterDocs = resolved.get(CLUSTER_KIND) ?? [];
+  const catalogue: ClusterCatalogue = byKind.has(CLUSTER_KIND)
+    ? clustersFromDocuments(clusterDocs, brokenClusters, diags)
+    : await clusterFromEnvironment({ env: opts.env, requireClusters: opts.requireClusters }, diags);
+
+  const documents = new Map<string, ResolvedDocument[]>();
+  if (clusterDocs.length > 0) documents.set(CLUSTER_KIND, clusterDocs);
+  for (const module of kindModules) {
+    const placed = (resolved.get(module.kind) ?? []).flatMap((d) => placeDocument(d, catalogue, diags) ?? []);
+    documents.set(module.kind, placed);
+  }
+
+  const ctx: KindContext = { clusters: catalogue.targets, prune: opts.prune };
+  for (const module of kindModules) {
+    const docs = documents.get(module.kind) ?? [];
+    if (docs.length > 0) module.validate(docs, diags, ctx);
+  }
+
+  const desired = new Map<string, DesiredState>();
+  if (!diags.hasErrors()) {
+    for (const module of kindModules) desired.set(module.kind, module.desired(documents.get(module.kind) ?? [], ctx));
+  }
+  return { diags, clusters: catalogue.targets, documents, desired };
+}
+
+function passesSchema(doc: LoadedDocument, schemaFile: string, diags: Diagnostics): boolean {
+  const validate = schemaValidator(schemaFile);
+  if (validate(doc.value)) return true;
+  for (const d of schemaDiagnostics(validate.errors ?? [], doc)) diags.add(d);
+  return false;
+}
+
+/** The name of a Cluster document that failed early, so documents naming it are not also flagged. */
+function brokenClusterName(doc: LoadedDocument): KnownCluster[] {
+  const name = (doc.value as { name?: unknown }).name;
+  return typeof name === 'string' ? [{ name, defaultNamespace: '', source: doc.pos([]) }] : [];
+}

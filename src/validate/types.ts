@@ -1,0 +1,36 @@
+import type { ClusterTarget } from '../core/cluster.js';
+import type { Diagnostics } from '../core/diagnostics.js';
+import type { DesiredState } from '../core/resource.js';
+import type { ResolvedDocument } from '../load/document.js';
+import type { KindModule } from '../kinds/kind.js';
+
+export interface PrepareOptions {
+  /** `--allow-plaintext-secrets`: literal secret values are accepted (as Secret, origin `literal`). */
+  allowPlaintextSecrets: boolean;
+  /** `--prune`: adds to each document's own `prune`. */
+  prune: boolean;
+  /** Where `${env:...}` and the SERVICE_* variables are read. */
+  env: NodeJS.ProcessEnv;
+  /**
+   * The command talks to servers (plan, apply, check, export): no resolvable cluster, or a
+   * broken SERVICE_* setup, is an error. `validate` passes false.
+   */
+  requireClusters: boolean;
+}
+
+export interface Prepared {
+  /** Every problem of every file, warnings included. */
+  diags: Diagnostics;
+  /** Clusters complete enough to talk to, by name. */
+  clusters: Map<string, ClusterTarget>;
+  /**
+   * Documents that passed schema, references and placement, by kind (`Cluster` included).
+   * Resource documents have `data.cluster` and `data.namespace` filled in.
+   */
+  documents: Map<string, ResolvedDocument[]>;
+  /** By kind; filled only when there are no errors. */
+  desired: Map<string, DesiredState>;
+}
+
+/** What prepare needs of a kind (a KindModule has more). */
+export type PreparableKind = Pick<KindModule, 'kind' | 'schemaFile' | 'secretPaths' | 'validate' | 'desired'>;

@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { isSecret, Secret } from '../../src/core/secret.js';
+import type { LoadedDocument } from '../../src/load/document.js';
+import { parseManifest } from '../../src/load/parse.js';
+import { classifyString, resolveReferences } from '../../src/load/references.js';
+import { makeTree, removeTree } from './temp-tree.js';
+
+const SECRET = 'hunter2-very-secret';
+let root: string;
+beforeAll(async () => {
+  root = await makeTree({
+    'certs/ca.pem': 'PEM TEXT\n',
+    'two-newlines.txt': 'x\n\n',
+    'crlf.txt': 'y\r\n',
+    'secret.txt': `${SECRET}\n`,
+  });
+});
+afterAll(() => removeTree(root));
+
+function doc(yaml: string): LoadedDocument {
+  const diags = new Diagnostics();
+  const [d] = parseManifest(yaml, 'm.yaml', join(root, 'm.yaml'), diags);
+  expect(diags.items).toEqual([]);
+  return d!;
+}
+
+async function resolve(yaml: string, secretPaths: string[][] = [], allowPlaintextSecrets = false, env: NodeJS.ProcessEnv = {}) {
+  const diags = new Diagnostics();
+  const value = await resolveReferences(doc(yaml), secretPaths, { allowPlaintextSecrets, env }, diags);
+  return { value: value as Record<string, unknown> | undefined, lines: diags.format() };
+}
+
+describe('classifyString', () => {
+  test.each([
+    ['plain', { form: 'literal' }],
+    ['${env:A_1}', { form: 'env', name: 'A_1' }],
+    ['${file:certs/ca.pem}', { form: 'file', path: 'certs/ca.pem' }],
+  ])('%s', (text, expected) => expect(classifyString(text)).toEqual(expected));
+
+  test.each(['x${env:A}', '${env:A}x', '${env:A', '${env:1A}', '${vault:a}', '${file:}', '${ENV:A}'])('%s is malformed', (text) => {
+    expect(classifyString(text).form).toBe('malformed');
+  });
+});
+
+describe('resolveReferences', () => {
+  test('resolves env and file references anywhere, relative to the manifest folder, without mutating the input', async () => {
+    const d = doc('a: ${env:A}\nlist: [x, "${file:certs/ca.pem}"]\nnested: { n: "${file:two-newlines.txt}", c: "${file:crlf.txt}" }\nnum: 3\n');
+    const before = structuredClone(d.value);
+    const value = await resolveReferences(d, [], { allowPlaintextSecrets: false, env: { A: 'from-env' } }, new Diagnostics());
+    expect(value).toEqual({ a: 'from-env', list: ['x', 'PEM TEXT'], nested: { n: 'x\n', c: 'y' }, num: 3 });
+    expect(d.value).toEqual(before);
+    expect(value).not.toBe(d.value);
+  });
+
+  test('secret fields become Secret objects with their origin', async () => {
+    const { value } = await resolve('a: ${env:PASS}\nb: ${file:secret.txt}\n', [['a'], ['b']], false, { PASS: SECRET });
+    const a = value!.a as Secret;
+    const b = value!.b as Secret;
+    expect(isSecret(a) && isSecret(b)).toBe(true);
+    expect([a.origin, a.reveal()]).toEqual(['env:PASS', SECRET]);
+    expect([b.origin, b.reveal()]).toEqual(['file:secret.txt', SECRET]);
+    expect(JSON.stringify(value)).not.toContain(SECRET);
+  });
+
+  test('a literal secret is refused, naming the field but never the value', async () => {
+    const { value, lines } = await resolve(`config:\n  bindpass: ${SECRET}\n`, [['config', 'bindpass']]);
+    expect(value).toBeUndefined();
+    expect(lines).toEqual([
+      'm.yaml:2:13: error: config.bindpass is a secret and must be a ${env:...} or ${file:...} reference (or pass --allow-plaintext-secrets)',
+    ]);
+  });
+
+  test('a literal secret is accepted with --allow-plaintext-secrets, as a Secret of origin literal', async () => {
+    const { value, lines } = await resolve(`config:\n  bindpass: ${SECRET}\n`, [['config', 'bindpass']], true);
+    expect(lines).toEqual([]);
+    const s = (value!.config as Record<string, unknown>).bindpass as Secret;
+    expect([s.origin, s.reveal()]).toEqual(['literal', SECRET]);
+  });
+
+  test('an empty secret needs no reference', async () => {
+    const { lines } = await resolve('p: ""\n', [['p']]);
+    expect(lines).toEqual([]);
+  });
+
+  test('missing variables and files are errors naming them, at the value', async () => {
+    const { value, lines } = await resolve('a: ${env:NOPE}\nb:\n  - ${file:certs/missing.pem}\n');
+    expect(value).toBeUndefined();
+    expect(lines).toEqual([
+      'm.yaml:1:4: error: a: environment variable "NOPE" is not set',
+      `m.yaml:3:5: error: b[0]: file "certs/missing.pem" does not exist (paths are relative to the manifest's folder)`,
+    ]);
+  });
+
+  test('partial references are errors that do not echo the value', async () => {
+    const { lines } = await resolve(`pass: "${SECRET}\${env:X}"\nurl: "ldap://\${env:HOST}:389"\n`, [['pass']]);
+    expect(lines).toEqual([
+      'm.yaml:1:7: error: pass: not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}',
+      'm.yaml:2:6: error: url: not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}',
+    ]);
+    expect(lines.join('\n')).not.toContain(SECRET);
+  });
+
+  test('no diagnostic ever contains a secret value', async () => {
+    const yaml = `a: ${SECRET}\nb: "\${file:secret.txt}"\nc: "\${env:S}"\n`;
+    const { lines } = await resolve(yaml, [['a'], ['b'], ['c']], false, { S: SECRET });
+    expect(lines).toHaveLength(1);
+    expect(lines.join('\n')).not.toContain(SECRET);
+  });
+});

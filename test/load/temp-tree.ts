@@ -1,0 +1,17 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** Writes `files` (relative path → content) into a fresh temp folder; returns the folder. */
+export async function makeTree(files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'lockstep-test-'));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return root;
+}
+
+export async function removeTree(root: string): Promise<void> {
+  await rm(root, { recursive: true, force: true });
+}
