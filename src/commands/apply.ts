@@ -50,7 +50,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
-  const run = await computePlan(prepared, pool, { syncSecrets, targets });
+  const run = await computePlan(prepared, pool, { flags: { syncSecrets, allowUnreachablePrimary: false, force: false }, targets });
   if (saved) refuseStale(saved, run);
 
   const color = output.color && g.color;
@@ -59,13 +59,14 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   refuseDestructive(run.plan, flags.allowDestructive === true);
   if (!saved) await requireApproval(flags.autoApprove === true, output);
 
+  const scratch = new Map<string, unknown>();
   const outcome = await runChanges(
     run.plan.changes,
     async (change) => {
       const entry = run.desired.get(change.address);
       const kind = entry?.kind ?? kinds.find((k) => k.resourceTypes.includes(change.resourceType));
       if (!kind) throw new Error(`no kind applies ${change.resourceType}`);
-      await kind.apply(change, entry?.resource, pool.get(change.address.cluster));
+      await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch });
     },
     {
       concurrency: parseConcurrency(flags.concurrency),

@@ -4,7 +4,7 @@ import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Unmana
 import type { DesiredResource, LiveState } from '../core/resource.js';
 import { collectSecretTexts, scrub } from '../core/secret.js';
 import { diffResources } from '../diff/diff.js';
-import type { KindModule } from '../kinds/kind.js';
+import type { KindModule, PlanFlags } from '../kinds/kind.js';
 import { kindByName } from '../kinds/registry.js';
 import { orderChanges, selectTargets } from '../order/order.js';
 import { prepare, type Prepared } from '../validate/prepare.js';
@@ -51,7 +51,7 @@ export interface PlanRun {
 }
 
 export interface PlanOptions {
-  syncSecrets: boolean;
+  flags: PlanFlags;
   targets: Address[];
 }
 
@@ -82,14 +82,19 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   const unmanaged: Unmanaged[] = [];
   const notes: PlanNote[] = [];
   const fingerprints: Record<string, string> = {};
-  kindsInUse.forEach(({ state }, i) => {
+  const refusals: string[] = [];
+  kindsInUse.forEach(({ kind, state }, i) => {
     const live: LiveState = lives[i]!;
-    const diff = diffResources(state, live, { syncSecrets: opts.syncSecrets });
-    changes.push(...diff.changes);
-    unmanaged.push(...diff.unmanaged);
-    notes.push(...live.notes);
+    const planned = kind.plan
+      ? kind.plan(state, live, opts.flags)
+      : { ...diffResources(state, live, { syncSecrets: opts.flags.syncSecrets }), notes: [], errors: [] };
+    changes.push(...planned.changes);
+    unmanaged.push(...planned.unmanaged);
+    notes.push(...live.notes, ...planned.notes);
+    refusals.push(...planned.errors);
     Object.assign(fingerprints, live.fingerprints);
   });
+  if (refusals.length > 0) throw new CliError(`the plan is refused:\n${refusals.map((r) => `  ${r}`).join('\n')}`);
 
   changes = selectTargets(orderChanges(changes), opts.targets);
   notes.push(...writeOnlyNotes(desired, changes));

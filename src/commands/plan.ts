@@ -42,7 +42,7 @@ async function runPlan(paths: string[], flags: PlanFlags, g: ReturnType<typeof g
   const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
   const syncSecrets = flags.syncSecrets === true;
-  const run = await computePlan(prepared, pool, { syncSecrets, targets });
+  const run = await computePlan(prepared, pool, { flags: { syncSecrets, allowUnreachablePrimary: false, force: false }, targets });
   output.out(renderPlan(run.plan, flags.format, output.color && g.color));
   if (flags.out) {
     await writeSavedPlan(flags.out, {

@@ -1,7 +1,7 @@
 import type { Address } from '../core/address.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { Diagnostics } from '../core/diagnostics.js';
-import type { Change } from '../core/plan.js';
+import type { Change, PlanNote, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ResolvedDocument, ValuePath } from '../load/document.js';
@@ -11,6 +11,35 @@ export interface KindContext {
   clusters: ReadonlyMap<string, ClusterTarget>;
   /** `--prune` on the command line (adds to each document's own `prune`). */
   prune: boolean;
+}
+
+/** Command-line choices a kind's planner may need (e.g. DR: promote while the old primary is unreachable). */
+export interface PlanFlags {
+  syncSecrets: boolean;
+  allowUnreachablePrimary: boolean;
+  force: boolean;
+}
+
+/** What a kind's own planner returns: changes (any order; order/ sorts them), notes, and refusals. */
+export interface KindPlan {
+  changes: Change[];
+  unmanaged: Unmanaged[];
+  notes: PlanNote[];
+  /** Reasons the plan is refused (e.g. a sequence that would make two primaries): exit 1, nothing applied. */
+  errors: string[];
+}
+
+/** What apply gives a kind for one change. */
+export interface ApplyContext {
+  /** The client of the change's cluster. */
+  client: ClusterClient;
+  /** Every cluster's client (multi-cluster steps). */
+  clients: ClientPool;
+  /**
+   * Scratch shared by the changes of one apply run, for values that flow from one step to the
+   * next (e.g. an activation token): never printed, never saved.
+   */
+  run: Map<string, unknown>;
 }
 
 /** One finding of `check`. */
@@ -45,8 +74,13 @@ export interface KindModule<T = Record<string, unknown>> {
   desired(docs: ReadonlyArray<ResolvedDocument<T>>, ctx: KindContext): DesiredState;
   /** Reads the live objects the desired state concerns (every collection in full). */
   read(desired: DesiredState, clients: ClientPool): Promise<LiveState>;
+  /**
+   * Plans this kind's changes when a field-by-field diff is not enough (multi-step transitions).
+   * Pure. Without it, the generic diff (diff/diff.ts) plans the kind.
+   */
+  plan?(desired: DesiredState, live: LiveState, flags: PlanFlags): KindPlan;
   /** Carries out one change. `desired` is given for create/update (it holds write-only values). */
-  apply(change: Change, desired: DesiredResource | undefined, client: ClusterClient): Promise<void>;
+  apply(change: Change, desired: DesiredResource | undefined, ctx: ApplyContext): Promise<void>;
   /** Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`). */
   export?(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]>;
   /** Preflight of the outside world the desired objects point at (not the server itself). */
