@@ -65,7 +65,9 @@ describe('plan and apply', () => {
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toContain('+ default:sys/auth/ldap');
     expect(plan.stdout).toContain('+ default:auth/ldap/users/bob');
-    expect(plan.stdout).toMatch(/Plan: 6 to add, 0 to change, 0 to delete\./);
+    expect(plan.stdout).toContain('~ default:auth/ldap/config');
+    expect(plan.stdout).toContain('token_ttl: 0 -> 3600');
+    expect(plan.stdout).toMatch(/Plan: 5 to add, 1 to change, 0 to delete\./);
 
     const apply = await cli(['apply', m, '--auto-approve']);
     expect(apply.code, apply.stderr + apply.stdout).toBe(0);

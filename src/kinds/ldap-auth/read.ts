@@ -4,7 +4,7 @@ import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
-import { normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
+import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
 import { methodAddress, mountAddress, scopeOfMount, type LdapScope } from './scope.js';
 
 /**
@@ -33,6 +33,11 @@ async function readScope(scope: LdapScope, authTable: JsonObject | null, client:
   const entry = authTable?.[`${scope.mount}/`] as JsonObject | undefined;
   if (!entry) {
     record(live, mountAddr, null);
+    // Enabling the mount gives a config holding the spec's defaults, so the config write that
+    // follows is an update from those: the plan then shows only the fields that differ.
+    const config = methodAddress(scope).child('config');
+    live.resources.push({ address: config, resourceType: 'ldap.config', attrs: ldapConfigDefaults() });
+    record(live, config, null);
     return;
   }
   const type = String(entry['type'] ?? '');

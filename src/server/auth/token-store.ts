@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import type { StoreOp } from '../storage/journal.js';
+import type { KvStore } from '../storage/kv-store.js';
+import { addressAllowed } from '../util/cidr.js';
+import type { JsonObject } from '../util/json.js';
+import { randomBase62 } from '../util/random.js';
+
+export type TokenType = 'service' | 'batch';
+
+/** A token as stored (under the SHA-256 of its id: the store never holds usable tokens). */
+export interface TokenEntry {
+  accessor: string;
+  policies: string[];
+  meta: Record<string, string> | null;
+  display_name: string;
+  path: string;
+  entity_id: string;
+  /** Unix seconds. */
+  creation_time: number;
+  creation_ttl: number;
+  /** Epoch milliseconds; null: never expires (root). */
+  expires_at_ms: number | null;
+  explicit_max_ttl: number;
+  period: number;
+  /** Uses left; 0 is unlimited. */
+  num_uses: number;
+  bound_cidrs: string[];
+  type: TokenType;
+  orphan: boolean;
+  renewable: boolean;
+}
+
+/** An authenticated token. */
+export interface Caller {
+  readonly token: string;
+  readonly entry: TokenEntry;
+  readonly isRoot: boolean;
+}
+
+export interface NewToken {
+  policies: string[];
+  displayName: string;
+  path: string;
+  meta?: Record<string, string>;
+  entityId?: string;
+  /** Seconds until expiry, already resolved (see token-ttl.ts). */
+  ttl: number;
+  explicitMaxTtl?: number;
+  period?: number;
+  numUses?: number;
+  boundCidrs?: string[];
+  type?: TokenType;
+}
+
+/** The token's last use was taken by a concurrent request. */
+export class TokenUsedUp extends Error {}
+
+const TOKEN_PREFIX = 'sys/token/id/';
+
+export class TokenStore {
+  private readonly rootEntry: TokenEntry;
+
+  constructor(
+    private readonly store: KvStore,
+    readonly rootToken: string,
+    rootCreatedAt: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.rootEntry = {
+      accessor: randomBase62(24),
+      policies: ['root'],
+      meta: null,
+      display_name: 'root',
+      path: 'auth/token/root',
+      entity_id: '',
+      creation_time: Math.floor(rootCreatedAt / 1000),
+      creation_ttl: 0,
+      expires_at_ms: null,
+      explicit_max_ttl: 0,
+      period: 0,
+      num_uses: 0,
+      bound_cidrs: [],
+      type: 'service',
+      orphan: true,
+      renewable: false,
+    };
+  }
+
+  /** The token's entry when it exists, has not expired and may be used from this address. */
+  authenticate(token: string | undefined, clientAddress: string): Caller | undefined {
+    if (token === undefined) return undefined;
+    if (token === this.rootToken) return { token, entry: this.rootEntry, isRoot: true };
+    const entry = this.store.get(storageKey(token)) as TokenEntry | undefined;
+    if (!entry) return undefined;
+    if (entry.expires_at_ms !== null && entry.expires_at_ms <= this.now()) {
+      void this.store.delete(storageKey(token)).catch(() => undefined); // lazy clean-up; failure is harmless
+      return undefined;
+    }
+    if (!addressAllowed(entry.bound_cidrs, clientAddress)) return undefined;
+    return { token, entry, isRoot: entry.policies.includes('root') };
+  }
+
+  /**
+   * Counts one use of a limited-use token. The caller that uses the last one is still served,
+   * then the token is gone. Returns the caller as it stands after this use.
+   */
+  async use(caller: Caller): Promise<Caller> {
+    if (caller.entry.num_uses === 0) return caller;
+    // Re-read: a concurrent request may have used the token since it was authenticated.
+    const current = this.store.get(storageKey(caller.token)) as TokenEntry | undefined;
+    if (!current) throw new TokenUsedUp();
+    const left = current.num_uses - 1;
+    const entry = { ...current, num_uses: left };
+    if (left === 0) {
+      await this.store.delete(storageKey(caller.token));
+      return { ...caller, entry }; // the service also shows 0 on the last use
+    }
+    await this.store.put(storageKey(caller.token), entry as unknown as JsonObject);
+    return { ...caller, entry };
+  }
+
+  async create(params: NewToken): Promise<{ token: string; entry: TokenEntry }> {
+    const type = params.type ?? 'service';
+    const token = (type === 'batch' ? 'hvb.' : 'hvs.') + randomBase62(type === 'batch' ? 92 : 24);
+    const now = this.now();
+    const entry: TokenEntry = {
+      accessor: type === 'batch' ? '' : randomBase62(24),
+      policies: params.policies,
+      meta: params.meta ?? null,
+      display_name: params.displayName,
+      path: params.path,
+      entity_id: params.entityId ?? '',
+      creation_time: Math.floor(now / 1000),
+      creation_ttl: params.ttl,
+      expires_at_ms: params.ttl > 0 ? now + params.ttl * 1000 : null,
+      explicit_max_ttl: params.explicitMaxTtl ?? 0,
+      period: params.period ?? 0,
+      num_uses: params.numUses ?? 0,
+      bound_cidrs: params.boundCidrs ?? [],
+      type,
+      orphan: true,
+      renewable: type === 'service',
+    };
+    await this.store.put(storageKey(token), entry as unknown as JsonObject);
+    return { token, entry };
+  }
+
+  /** Deletions of every stored token issued under a path prefix (`auth/ldap/`), for one atomic write. */
+  revocationsUnder(pathPrefix: string): StoreOp[] {
+    return this.store
+      .keysUnder(TOKEN_PREFIX)
+      .filter((key) => (this.store.get(key) as TokenEntry | undefined)?.path.startsWith(pathPrefix))
+      .map((key) => ({ key, value: null }));
+  }
+
+  async revoke(token: string): Promise<void> {
+    await this.store.delete(storageKey(token));
+  }
+
+  /** The lookup-self answer. */
+  describe(caller: Caller): JsonObject {
+    const e = caller.entry;
+    const remaining = e.expires_at_ms === null ? 0 : Math.max(0, Math.floor((e.expires_at_ms - this.now()) / 1000));
+    const data: JsonObject = {
+      accessor: e.accessor,
+      creation_time: e.creation_time,
+      creation_ttl: e.creation_ttl,
+      display_name: e.display_name,
+      entity_id: e.entity_id,
+      expire_time: e.expires_at_ms === null ? null : new Date(e.expires_at_ms).toISOString(),
+      explicit_max_ttl: e.explicit_max_ttl,
+      id: caller.token,
+      issue_time: new Date(e.creation_time * 1000).toISOString(),
+      meta: e.meta,
+      num_uses: e.num_uses,
+      orphan: e.orphan,
+      path: e.path,
+      policies: e.policies,
+      renewable: e.renewable,
+      ttl: remaining,
+      type: e.type,
+    };
+    // The service adds these two only when they are set.
+    if (e.period > 0) data.period = e.period;
+    if (e.bound_cidrs.length > 0) data.bound_cidrs = e.bound_cidrs;
+    return data;
+  }
+}
+
+function storageKey(token: string): string {
+  return TOKEN_PREFIX + createHash('sha256').update(token).digest('hex');
+}

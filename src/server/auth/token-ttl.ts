@@ -1,0 +1,49 @@
+import { formatGoDuration } from '../util/durations.js';
+
+/** The system's default and maximum lease TTL (768h), used when a method sets none. */
+export const SYSTEM_DEFAULT_TTL = 2_764_800;
+export const SYSTEM_MAX_TTL = 2_764_800;
+
+export interface TtlParams {
+  /** token_ttl; 0 means the system default. */
+  ttl: number;
+  /** token_max_ttl; 0 means the system maximum. */
+  maxTtl: number;
+  explicitMaxTtl: number;
+  period: number;
+  /** The mount's tuned default_lease_ttl / max_lease_ttl (0: the system's). */
+  mountDefaultTtl?: number;
+  mountMaxTtl?: number;
+}
+
+/**
+ * The lease of a new token, as the service's CalculateTTL computes it at issue time: the max
+ * is the smallest of the system max, token_max_ttl and token_explicit_max_ttl; a period
+ * replaces the TTL (capped by that max) and is bounded only by an explicit max; otherwise the
+ * TTL (or the system default) is capped by the max. Capping yields the service's warning.
+ */
+export function calculateTokenTtl(p: TtlParams): { ttl: number; warnings: string[] } {
+  const warnings: string[] = [];
+  let maxTtl = p.mountMaxTtl || SYSTEM_MAX_TTL;
+  if (p.maxTtl > 0 && p.maxTtl < maxTtl) maxTtl = p.maxTtl;
+  if (p.explicitMaxTtl > 0 && p.explicitMaxTtl < maxTtl) maxTtl = p.explicitMaxTtl;
+
+  if (p.period > 0) {
+    let period = p.period;
+    if (period > maxTtl) {
+      warnings.push(
+        `period of "${formatGoDuration(period)}" exceeded the effective max_ttl of "${formatGoDuration(maxTtl)}"; period value is capped accordingly`,
+      );
+      period = maxTtl;
+    }
+    return { ttl: period, warnings };
+  }
+  let ttl = p.ttl > 0 ? p.ttl : p.mountDefaultTtl || SYSTEM_DEFAULT_TTL;
+  if (ttl > maxTtl) {
+    warnings.push(
+      `TTL of "${formatGoDuration(ttl)}" exceeded the effective max_ttl of "${formatGoDuration(maxTtl)}"; TTL value is capped accordingly`,
+    );
+    ttl = maxTtl;
+  }
+  return { ttl, warnings };
+}

@@ -1,0 +1,92 @@
+import { createServer as createHttpServer } from 'node:http';
+import { TokenStore } from './auth/token-store.js';
+import { loadIdentity } from './cluster-identity.js';
+import type { FaultInjector } from './faults.js';
+import { ListFront } from './http/list-front.js';
+import { createRequestListener } from './http/pipeline.js';
+import { resolveRoute } from './routes.js';
+import type { ClusterServices } from './services.js';
+import { lockDir, type DirLock } from './storage/dir-lock.js';
+import { KvStore } from './storage/kv-store.js';
+import { MountTable } from './sys/mount-table.js';
+
+export interface ClusterOptions {
+  name: string;
+  host: string;
+  /** 0: a random free port. */
+  port: number;
+  /** This cluster's own directory; in memory only when absent. */
+  dir?: string;
+  /** Fixed root token; otherwise the stored one, or a new random one. */
+  rootToken?: string;
+  faults: FaultInjector;
+  log: (line: string) => void;
+}
+
+/** One emulated cluster: its store, tokens, mounts and HTTP listener. */
+export class Cluster implements ClusterServices {
+  private constructor(
+    readonly name: string,
+    readonly id: string,
+    readonly store: KvStore,
+    readonly tokens: TokenStore,
+    readonly mounts: MountTable,
+    readonly log: (line: string) => void,
+    private readonly lock: DirLock | undefined,
+    private front: ListFront | undefined = undefined,
+    private listeningPort = 0,
+  ) {}
+
+  static async start(opts: ClusterOptions): Promise<Cluster> {
+    const lock = opts.dir === undefined ? undefined : await lockDir(opts.dir);
+    let store: KvStore | undefined;
+    try {
+      const identity = await loadIdentity(opts.dir, opts.rootToken);
+      const opened = await KvStore.open(opts.dir);
+      store = opened.store;
+      if (opened.droppedBytes > 0) {
+        opts.log(`cluster ${opts.name}: ignored ${opened.droppedBytes} bytes of an incomplete last write in the store log`);
+      }
+      const mounts = new MountTable(store);
+      await mounts.ensureDefaults();
+      const tokens = new TokenStore(store, identity.root_token, identity.created_at_ms);
+      const cluster = new Cluster(opts.name, identity.cluster_id, store, tokens, mounts, opts.log, lock);
+      await cluster.listen(opts);
+      return cluster;
+    } catch (err) {
+      await store?.close();
+      await lock?.release();
+      throw err;
+    }
+  }
+
+  get port(): number {
+    return this.listeningPort;
+  }
+
+  get rootToken(): string {
+    return this.tokens.rootToken;
+  }
+
+  /** Stops serving, lets pending writes become durable, releases the data directory. */
+  async close(): Promise<void> {
+    await this.front?.close();
+    this.front = undefined;
+    await this.store.close();
+    await this.lock?.release();
+  }
+
+  private async listen(opts: ClusterOptions): Promise<void> {
+    const listener = createRequestListener({
+      cluster: this,
+      faults: opts.faults,
+      resolve: (path) => resolveRoute(this, path),
+    });
+    const http = createHttpServer(listener);
+    // Longer than clients' idle keep-alive, so the server is not the side closing mid-request.
+    http.keepAliveTimeout = 65_000;
+    http.headersTimeout = 66_000;
+    this.front = new ListFront(http);
+    this.listeningPort = await this.front.listen(opts.port, opts.host);
+  }
+}

@@ -1,0 +1,23 @@
+import type { Caller } from '../auth/token-store.js';
+import type { ClusterServices } from '../services.js';
+import type { MountEntry } from '../sys/mount-table.js';
+import type { JsonObject } from '../util/json.js';
+import type { Operation } from './router.js';
+
+/** A request as handlers see it: routed, authorised, body parsed. */
+export interface ApiRequest {
+  readonly cluster: ClusterServices;
+  readonly operation: Operation;
+  /** Path after /v1/, URL-decoded, without surrounding slashes. */
+  readonly path: string;
+  readonly params: Record<string, string>;
+  readonly query: URLSearchParams;
+  /** The JSON body of a write; `{}` otherwise. */
+  readonly body: JsonObject;
+  /** The authenticated token; undefined on public routes called without one. */
+  readonly caller: Caller | undefined;
+  /** Client IP address (IPv4-mapped IPv6 addresses given as IPv4). */
+  readonly clientAddress: string;
+  /** The auth mount the request is routed to, for `auth/<mount>/...` paths. */
+  readonly mount?: MountEntry;
+}

@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TokenUsedUp, type Caller } from '../auth/token-store.js';
+import type { FaultInjector } from '../faults.js';
+import type { ClusterServices } from '../services.js';
+import type { MountEntry } from '../sys/mount-table.js';
+import { normaliseAddress } from '../util/cidr.js';
+import { FieldError } from '../util/fields.js';
+import type { JsonObject } from '../util/json.js';
+import { readJsonBody, requestToken } from './request-body.js';
+import { ApiError } from './reply.js';
+import { sendErrors, sendReply } from './respond.js';
+import type { Operation, RouteMatch } from './router.js';
+
+export interface ResolvedRoute extends RouteMatch {
+  mount?: MountEntry;
+}
+
+export interface PipelineDeps {
+  cluster: ClusterServices;
+  faults: FaultInjector;
+  /** Finds the route serving a path (after /v1/, no surrounding slashes). */
+  resolve(path: string): ResolvedRoute | undefined;
+}
+
+const LIST_TRUE = new Set(['true', '1', 't', 'T', 'TRUE', 'True']);
+
+/**
+ * One request, start to end: fault rules, routing, the token check (only root may call
+ * administrative paths), the body, the handler, the answer. Handler failures become a 500
+ * without details; the log line never includes the request body (bodies carry secrets).
+ */
+export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(deps, req, res).catch((err: unknown) => answerFailure(deps, req, res, err));
+  };
+}
+
+async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { cluster } = deps;
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const rawPath = q === -1 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+  if (!rawPath.startsWith('/v1/')) return sendErrors(res, 404, []);
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath.slice(4)).replace(/^\/+|\/+$/g, '');
+  } catch {
+    return sendErrors(res, 400, ['invalid URL path encoding']);
+  }
+  const operation = operationOf(req.method, query);
+  if (!operation) return sendErrors(res, 405, ['unsupported operation']);
+
+  const fault = deps.faults.take(cluster.name, operation === 'list' ? 'LIST' : req.method!, path);
+  if (fault) return sendErrors(res, fault.status, fault.errors);
+
+  const body: JsonObject = operation === 'update' ? await readJsonBody(req) : {};
+  const resolved = deps.resolve(path);
+  const access = resolved?.route.access ?? 'root';
+  const clientAddress = normaliseAddress(req.socket.remoteAddress ?? '');
+  let caller: Caller | undefined;
+  if (access !== 'public') {
+    caller = cluster.tokens.authenticate(requestToken(req), clientAddress);
+    if (!caller || (access === 'root' && !caller.isRoot)) return sendErrors(res, 403, ['permission denied']);
+  }
+  if (!resolved) return sendErrors(res, 404, []);
+  const handler = resolved.route.handlers[operation];
+  if (!handler) return sendErrors(res, 405, ['unsupported operation']);
+  if (caller) caller = await cluster.tokens.use(caller);
+
+  const reply = await handler({
+    cluster,
+    operation,
+    path,
+    params: resolved.params,
+    query,
+    body,
+    caller,
+    clientAddress,
+    mount: resolved.mount,
+  });
+  sendReply(res, reply);
+}
+
+function operationOf(method: string | undefined, query: URLSearchParams): Operation | undefined {
+  switch (method) {
+    case 'HEAD': // health checks; Node leaves the body out
+    case 'GET':
+      return LIST_TRUE.has(query.get('list') ?? '') ? 'list' : 'read';
+    case 'POST':
+    case 'PUT':
+      return 'update';
+    case 'DELETE':
+      return 'delete';
+    default:
+      return undefined;
+  }
+}
+
+function answerFailure(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err instanceof ApiError) return sendErrors(res, err.status, err.errors);
+  if (err instanceof FieldError) return sendErrors(res, 400, [err.message]);
+  if (err instanceof TokenUsedUp) return sendErrors(res, 403, ['permission denied']);
+  const path = (req.url ?? '').split('?')[0];
+  deps.cluster.log(`error: ${req.method} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  sendErrors(res, 500, ['internal error']);
+}

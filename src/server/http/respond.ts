@@ -1,0 +1,53 @@
+import type { ServerResponse } from 'node:http';
+import { newUuid } from '../util/random.js';
+import type { Reply } from './reply.js';
+
+/** Writes replies in the service's shapes: the envelope, 204s and `{"errors": [...]}`. */
+
+export function sendReply(res: ServerResponse, reply: Reply): void {
+  switch (reply.kind) {
+    case 'raw':
+      return sendJson(res, reply.status, reply.body);
+    case 'empty':
+      if (!reply.warnings?.length) return sendNoContent(res);
+      return sendJson(res, 200, envelope(null, null, reply.warnings));
+    case 'auth':
+      return sendJson(res, 200, envelope(null, reply.auth, reply.warnings));
+    case 'data': {
+      const body = envelope(reply.data, null, reply.warnings);
+      return sendJson(res, 200, reply.legacyTopLevel ? { ...reply.data, ...body } : body);
+    }
+  }
+}
+
+export function sendErrors(res: ServerResponse, status: number, errors: string[]): void {
+  sendJson(res, status, { errors });
+}
+
+function envelope(data: unknown, auth: unknown, warnings: string[] | undefined) {
+  return {
+    request_id: newUuid(),
+    lease_id: '',
+    renewable: false,
+    lease_duration: 0,
+    data,
+    wrap_info: null,
+    warnings: warnings?.length ? warnings : null,
+    auth,
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(text);
+}
+
+function sendNoContent(res: ServerResponse): void {
+  res.writeHead(204, { 'Cache-Control': 'no-store' });
+  res.end();
+}

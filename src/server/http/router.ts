@@ -1,0 +1,65 @@
+import type { ApiRequest } from './api-request.js';
+import type { Reply } from './reply.js';
+
+/** The service's operations: LIST arrives as the LIST method or as GET ?list=true. */
+export type Operation = 'read' | 'list' | 'update' | 'delete';
+
+/**
+ * Who may call a route: anyone (logins, health), any valid token (lookup-self), or only a
+ * token with the root policy (every administrative path).
+ */
+export type Access = 'public' | 'token' | 'root';
+
+export type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
+
+export interface Route {
+  /** Segments separated by "/": literals, `:name` (one segment) or `:name+` (the rest, may hold "/"). */
+  pattern: string;
+  access: Access;
+  handlers: Partial<Record<Operation, Handler>>;
+}
+
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+interface CompiledRoute {
+  route: Route;
+  regex: RegExp;
+  names: string[];
+}
+
+export class Router {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(routes: Route[]) {
+    this.compiled = routes.map(compile);
+  }
+
+  /** `path` has no leading or trailing slash. */
+  match(path: string): RouteMatch | undefined {
+    for (const { route, regex, names } of this.compiled) {
+      const m = regex.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      names.forEach((name, i) => (params[name] = m[i + 1]!));
+      return { route, params };
+    }
+    return undefined;
+  }
+}
+
+function compile(route: Route): CompiledRoute {
+  const names: string[] = [];
+  const source = route.pattern
+    .split('/')
+    .map((segment) => {
+      if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+      const greedy = segment.endsWith('+');
+      names.push(segment.slice(1, greedy ? -1 : undefined));
+      return greedy ? '(.+)' : '([^/]+)';
+    })
+    .join('/');
+  return { route, regex: new RegExp(`^${source}$`), names };
+}

@@ -1,0 +1,130 @@
+/**
+ * The embedded server (`lockstep serve`): a faithful emulator of the secrets service's
+ * administrative API, one independent cluster per name, each on its own port. Usable by any
+ * HTTP client; nothing here depends on the reconciler.
+ */
+import { join } from 'node:path';
+import { SYSTEM_DEFAULT_TTL } from './auth/token-ttl.js';
+import type { TokenType } from './auth/token-store.js';
+import { Cluster } from './cluster.js';
+import { FaultInjector, type FaultRule } from './faults.js';
+
+export type { FaultRule } from './faults.js';
+
+export interface ServerOptions {
+  /** Cluster names (default ['default']). */
+  clusters?: string[];
+  /** Port of the first cluster, the next ones follow (port+1, ...); 0: a random port for each. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Persist under this directory, one sub-directory per cluster; in memory when absent. */
+  dataDir?: string;
+  /** The root token of every cluster; otherwise each keeps its stored one or gets a random one. */
+  rootToken?: string;
+  /** Receives operational log lines (never request bodies). */
+  log?: (line: string) => void;
+}
+
+export interface RunningCluster {
+  name: string;
+  port: number;
+  /** http://<host>:<port>/v1 */
+  baseUrl: string;
+  rootToken: string;
+}
+
+/** A token to create directly (tests): not reachable over HTTP. */
+export interface MintTokenOptions {
+  cluster?: string;
+  policies: string[];
+  /** Seconds; default 768h. */
+  ttl?: number;
+  numUses?: number;
+  boundCidrs?: string[];
+  type?: TokenType;
+  period?: number;
+  explicitMaxTtl?: number;
+  displayName?: string;
+  meta?: Record<string, string>;
+}
+
+export interface RunningServer {
+  clusters: RunningCluster[];
+  /** Test hook: matching requests fail with the rule's status instead of being served. */
+  injectFault(rule: FaultRule): void;
+  clearFaults(): void;
+  /** Test hook: creates a token in a cluster's token store; returns the token. */
+  mintToken(options: MintTokenOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const names = opts.clusters ?? ['default'];
+  checkNames(names);
+  const host = opts.host ?? '127.0.0.1';
+  const firstPort = opts.port ?? 0;
+  const log = opts.log ?? (() => undefined);
+  const faults = new FaultInjector();
+  const started: Cluster[] = [];
+  try {
+    for (const [i, name] of names.entries()) {
+      started.push(
+        await Cluster.start({
+          name,
+          host,
+          port: firstPort === 0 ? 0 : firstPort + i,
+          dir: opts.dataDir === undefined ? undefined : join(opts.dataDir, name),
+          rootToken: opts.rootToken,
+          faults,
+          log,
+        }),
+      );
+    }
+  } catch (err) {
+    await Promise.all(started.map((c) => c.close()));
+    throw err;
+  }
+
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  let closing: Promise<void> | undefined;
+  return {
+    clusters: started.map((c) => ({
+      name: c.name,
+      port: c.port,
+      baseUrl: `http://${urlHost}:${c.port}/v1`,
+      rootToken: c.rootToken,
+    })),
+    injectFault: (rule) => faults.add(rule),
+    clearFaults: () => faults.clear(),
+    mintToken: async (options) => {
+      const cluster = options.cluster === undefined ? started[0]! : started.find((c) => c.name === options.cluster);
+      if (!cluster) throw new Error(`no cluster named ${options.cluster}`);
+      const { token } = await cluster.tokens.create({
+        policies: options.policies,
+        displayName: options.displayName ?? 'token',
+        path: 'auth/token/create',
+        meta: options.meta,
+        ttl: options.ttl ?? SYSTEM_DEFAULT_TTL,
+        numUses: options.numUses,
+        boundCidrs: options.boundCidrs,
+        type: options.type,
+        period: options.period,
+        explicitMaxTtl: options.explicitMaxTtl,
+      });
+      return token;
+    },
+    close: () => (closing ??= Promise.all(started.map((c) => c.close())).then(() => undefined)),
+  };
+}
+
+function checkNames(names: string[]): void {
+  if (names.length === 0) throw new Error('at least one cluster is needed');
+  for (const name of names) {
+    if (!CLUSTER_NAME.test(name)) throw new Error(`invalid cluster name "${name}" (letters, digits, "_", ".", "-")`);
+  }
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate !== undefined) throw new Error(`cluster "${duplicate}" is named twice`);
+}

@@ -1,0 +1,105 @@
+import type { ApiRequest } from '../http/api-request.js';
+import { keyList, noContent, notFound, ok, type Reply } from '../http/reply.js';
+import type { Route } from '../http/router.js';
+import { toList } from '../util/fields.js';
+import type { JsonObject } from '../util/json.js';
+import { normalisePolicies, sortedUnique } from '../util/lists.js';
+import { applyConfigWrite } from './config-write.js';
+import { configView, configWarnings } from './config-view.js';
+import { LdapMountStore } from './ldap-store.js';
+
+/** The administrative API of an LDAP mount: config, groups, users (paths relative to the mount). */
+export const ldapAdminRoutes: Route[] = [
+  {
+    pattern: 'config',
+    access: 'root',
+    handlers: { read: readConfig, update: writeConfig },
+  },
+  { pattern: 'groups', access: 'root', handlers: { list: (req) => keyList(mountStore(req).groupNames()) } },
+  {
+    pattern: 'groups/:name+',
+    access: 'root',
+    handlers: { read: readGroup, update: writeGroup, delete: deleteGroup },
+  },
+  { pattern: 'users', access: 'root', handlers: { list: (req) => keyList(mountStore(req).userNames()) } },
+  {
+    pattern: 'users/:name+',
+    access: 'root',
+    handlers: { read: readUser, update: writeUser, delete: deleteUser },
+  },
+];
+
+export function mountStore(req: ApiRequest): LdapMountStore {
+  return new LdapMountStore(req.cluster.store, req.mount!);
+}
+
+function readConfig(req: ApiRequest): Reply {
+  const cfg = mountStore(req).config();
+  return ok(configView(cfg), configWarnings(cfg));
+}
+
+async function writeConfig(req: ApiRequest): Promise<Reply> {
+  const store = mountStore(req);
+  const { config, ignored } = applyConfigWrite(store.config(), req.body);
+  await store.putConfig(config);
+  return noContent([...ignoredWarning(ignored), ...configWarnings(config)]);
+}
+
+/** Group and user names are case-insensitive (stored lower-cased) unless case_sensitive_names. */
+function entryName(req: ApiRequest, store: LdapMountStore): string {
+  const name = req.params.name!;
+  return store.config().case_sensitive_names ? name : name.toLowerCase();
+}
+
+function readGroup(req: ApiRequest): Reply {
+  const store = mountStore(req);
+  const group = store.group(entryName(req, store));
+  if (!group) throw notFound();
+  return ok({ policies: group.policies });
+}
+
+async function writeGroup(req: ApiRequest): Promise<Reply> {
+  const store = mountStore(req);
+  const policies = normalisePolicies(toList('policies', req.body.policies));
+  await store.putGroup(entryName(req, store), { policies });
+  return noContent(ignoredWarning(unknownMembers(req.body, ['name', 'policies'])));
+}
+
+async function deleteGroup(req: ApiRequest): Promise<Reply> {
+  const store = mountStore(req);
+  await store.deleteGroup(entryName(req, store));
+  return noContent();
+}
+
+function readUser(req: ApiRequest): Reply {
+  const store = mountStore(req);
+  const user = store.user(entryName(req, store));
+  if (!user) throw notFound();
+  return ok({ groups: user.groups.join(','), policies: user.policies });
+}
+
+async function writeUser(req: ApiRequest): Promise<Reply> {
+  const store = mountStore(req);
+  const caseSensitive = store.config().case_sensitive_names;
+  const policies = normalisePolicies(toList('policies', req.body.policies));
+  const groups = sortedUnique(toList('groups', req.body.groups), !caseSensitive);
+  await store.putUser(entryName(req, store), { policies, groups });
+  return noContent(ignoredWarning(unknownMembers(req.body, ['name', 'policies', 'groups'])));
+}
+
+async function deleteUser(req: ApiRequest): Promise<Reply> {
+  const store = mountStore(req);
+  await store.deleteUser(entryName(req, store));
+  return noContent();
+}
+
+function unknownMembers(body: JsonObject, known: string[]): string[] {
+  return Object.keys(body)
+    .filter((k) => !known.includes(k))
+    .sort();
+}
+
+/** The service's warning for body members an endpoint does not take. */
+export function ignoredWarning(ignored: string[]): string[] {
+  return ignored.length === 0 ? [] : [`Endpoint ignored these unrecognized parameters: [${ignored.join(' ')}]`];
+}

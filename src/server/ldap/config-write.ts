@@ -1,0 +1,172 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { badRequest } from '../http/reply.js';
+import { parseCidr } from '../util/cidr.js';
+import { toBool, toDurationSeconds, toInt, toList, toStr } from '../util/fields.js';
+import type { JsonObject } from '../util/json.js';
+import { normalisePolicies } from '../util/lists.js';
+import { LDAP_WRITE_ONLY_FIELDS, type LdapConfig } from './config.js';
+import { filterTemplateError, GROUP_FILTER_FIELDS, USER_FILTER_FIELDS } from './filter-template.js';
+
+type FieldKind = 'string' | 'lower' | 'bool' | 'duration' | 'int' | 'policies' | 'cidrs';
+
+/** How each member of a config write is read; the ones not listed here are ignored (with a warning). */
+const FIELD_KINDS: Record<keyof LdapConfig, FieldKind> = {
+  url: 'lower',
+  case_sensitive_names: 'bool',
+  connection_timeout: 'duration',
+  request_timeout: 'duration',
+  starttls: 'bool',
+  tls_min_version: 'string',
+  tls_max_version: 'string',
+  insecure_tls: 'bool',
+  certificate: 'string',
+  client_tls_cert: 'string',
+  client_tls_key: 'string',
+  binddn: 'string',
+  bindpass: 'string',
+  userdn: 'string',
+  userattr: 'lower',
+  discoverdn: 'bool',
+  deny_null_bind: 'bool',
+  upndomain: 'string',
+  userfilter: 'string',
+  anonymous_group_search: 'bool',
+  groupfilter: 'string',
+  groupdn: 'string',
+  groupattr: 'string',
+  username_as_alias: 'bool',
+  dereference_aliases: 'string',
+  max_page_size: 'int',
+  token_ttl: 'duration',
+  token_max_ttl: 'duration',
+  token_policies: 'policies',
+  policies: 'policies',
+  token_bound_cidrs: 'cidrs',
+  token_explicit_max_ttl: 'duration',
+  token_no_default_policy: 'bool',
+  token_num_uses: 'int',
+  token_period: 'duration',
+  token_type: 'string',
+};
+
+const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'];
+const DEREFERENCE_ALIASES = ['never', 'finding', 'searching', 'always'];
+const TOKEN_TYPES = ['', 'default', 'service', 'batch'];
+
+export interface ConfigWrite {
+  config: LdapConfig;
+  /** Members of the body that are not config fields. */
+  ignored: string[];
+}
+
+/**
+ * A config write as the service does it: the members given replace the stored values (the
+ * others are kept), after conversion and normalisation; then the whole config is validated.
+ * Throws a 400 ApiError (or FieldError) on the first problem.
+ */
+export function applyConfigWrite(existing: LdapConfig, body: JsonObject): ConfigWrite {
+  const config: Record<string, unknown> = { ...existing };
+  const ignored: string[] = [];
+  for (const [field, raw] of Object.entries(body)) {
+    const kind = FIELD_KINDS[field as keyof LdapConfig];
+    if (kind === undefined) ignored.push(field);
+    else if (isWriteOnly(field) && typeof raw !== 'string') {
+      // Said without the value: it is a secret.
+      throw badRequest(`error converting input for field "${field}": expected a string`);
+    } else config[field] = convert(field, kind, raw);
+  }
+  // `policies` is the deprecated name of token_policies: token_policies wins, both read alike.
+  const policies = 'token_policies' in body ? config.token_policies : 'policies' in body ? config.policies : existing.token_policies;
+  config.token_policies = policies;
+  config.policies = policies;
+  const result = config as unknown as LdapConfig;
+  validate(result, body);
+  return { config: result, ignored: ignored.sort() };
+}
+
+function isWriteOnly(field: string): boolean {
+  return (LDAP_WRITE_ONLY_FIELDS as readonly string[]).includes(field);
+}
+
+function convert(field: string, kind: FieldKind, raw: unknown): unknown {
+  switch (kind) {
+    case 'string':
+      return toStr(field, raw);
+    case 'lower':
+      return toStr(field, raw).toLowerCase();
+    case 'bool':
+      return toBool(field, raw);
+    case 'duration':
+      return toDurationSeconds(field, raw);
+    case 'int':
+      return toInt(field, raw);
+    case 'policies':
+      return normalisePolicies(toList(field, raw));
+    case 'cidrs': {
+      const cidrs = toList(field, raw);
+      const invalid = cidrs.find((c) => parseCidr(c) === undefined);
+      if (invalid !== undefined) throw badRequest(`invalid ${field}: "${invalid}" is not an IP address or CIDR block`);
+      return cidrs;
+    }
+  }
+}
+
+function validate(cfg: LdapConfig, body: JsonObject): void {
+  if (!TLS_VERSIONS.includes(cfg.tls_min_version)) throw badRequest("invalid 'tls_min_version'");
+  if (!TLS_VERSIONS.includes(cfg.tls_max_version)) throw badRequest("invalid 'tls_max_version'");
+  if (cfg.tls_max_version < cfg.tls_min_version) {
+    throw badRequest("'tls_max_version' must be greater than or equal to 'tls_min_version'");
+  }
+  if (!DEREFERENCE_ALIASES.includes(cfg.dereference_aliases)) {
+    throw badRequest(`invalid 'dereference_aliases' value "${cfg.dereference_aliases}"`);
+  }
+  if ('userfilter' in body && cfg.userfilter !== '') {
+    const problem = filterTemplateError(cfg.userfilter, USER_FILTER_FIELDS);
+    if (problem) throw badRequest(`invalid userfilter: ${problem}`);
+  }
+  if ('groupfilter' in body && cfg.groupfilter !== '') {
+    const problem = filterTemplateError(cfg.groupfilter, GROUP_FILTER_FIELDS);
+    if (problem) throw badRequest(`invalid groupfilter: ${problem}`);
+  }
+  if (cfg.certificate !== '') checkCertificate(cfg.certificate);
+  checkClientPair(cfg.client_tls_cert, cfg.client_tls_key);
+  validateTokenFields(cfg);
+}
+
+function validateTokenFields(cfg: LdapConfig): void {
+  if (!TOKEN_TYPES.includes(cfg.token_type)) throw badRequest(`invalid 'token_type' value "${cfg.token_type}"`);
+  if (cfg.token_type === 'batch') {
+    if (cfg.token_period !== 0) {
+      throw badRequest("'token_type' cannot be 'batch' or 'default_batch' when set to generate periodic tokens");
+    }
+    if (cfg.token_num_uses !== 0) {
+      throw badRequest("'token_type' cannot be 'batch' or 'default_batch' when set to generate tokens with limited use count");
+    }
+  }
+  if (cfg.token_num_uses < 0) throw badRequest("'token_num_uses' cannot be negative");
+  if (cfg.token_max_ttl > 0 && cfg.token_ttl > cfg.token_max_ttl) {
+    throw badRequest("'token_ttl' cannot be greater than 'token_max_ttl'");
+  }
+}
+
+function checkCertificate(pem: string): void {
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw badRequest('failed to decode PEM block in the certificate');
+  try {
+    new X509Certificate(pem);
+  } catch (err) {
+    throw badRequest(`failed to parse certificate: ${(err as Error).message}`);
+  }
+}
+
+/** Both or neither; when both, the key must belong to the certificate. Never echoes the key. */
+function checkClientPair(certPem: string, keyPem: string): void {
+  if (certPem === '' && keyPem === '') return;
+  if (certPem === '' || keyPem === '') throw badRequest('both client_tls_cert and client_tls_key must be set');
+  let matches: boolean;
+  try {
+    matches = new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem));
+  } catch {
+    throw badRequest('failed to parse client X509 key pair');
+  }
+  if (!matches) throw badRequest('failed to parse client X509 key pair: private key does not match public key');
+}

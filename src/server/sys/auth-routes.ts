@@ -1,0 +1,57 @@
+import { isEnableableAuthType } from '../auth-types.js';
+import { aliasRemovals } from '../auth/identity.js';
+import { badRequest, noContent, ok } from '../http/reply.js';
+import type { Route } from '../http/router.js';
+import { parseNewMount } from './mount-request.js';
+import { applyTune, mountListing, mountsListing, tuneView } from './mount-view.js';
+
+/** `sys/auth`: list, enable, read, disable and tune auth methods. */
+export const authMethodRoutes: Route[] = [
+  {
+    pattern: 'sys/auth',
+    access: 'root',
+    handlers: {
+      read: ({ cluster }) => ({ kind: 'data', data: mountsListing(cluster.mounts.list('auth')), legacyTopLevel: true }),
+    },
+  },
+  {
+    pattern: 'sys/auth/:path+/tune',
+    access: 'root',
+    handlers: {
+      read: ({ cluster, params }) => {
+        const mount = cluster.mounts.get('auth', params.path!);
+        if (!mount) throw badRequest(`cannot fetch sysview for path "auth/${params.path}/"`);
+        return ok(tuneView(mount));
+      },
+      update: async ({ cluster, params, body }) => {
+        await cluster.mounts.tune('auth', params.path!, (mount) => applyTune(mount, body));
+        return noContent();
+      },
+    },
+  },
+  {
+    pattern: 'sys/auth/:path+',
+    access: 'root',
+    handlers: {
+      read: ({ cluster, params }) => {
+        const mount = cluster.mounts.get('auth', params.path!);
+        if (!mount) throw badRequest(`No auth engine at auth/${params.path}/`);
+        return ok(mountListing(mount));
+      },
+      update: async ({ cluster, params, body }) => {
+        const spec = parseNewMount(body);
+        if (!isEnableableAuthType(spec.type)) throw badRequest(`plugin not found in the catalog: ${spec.type}`);
+        await cluster.mounts.mount('auth', params.path!, spec);
+        return noContent();
+      },
+      delete: async ({ cluster, params }) => {
+        // As the service: the method's tokens and entity aliases go with it.
+        await cluster.mounts.unmount('auth', params.path!, (mount) => [
+          ...cluster.tokens.revocationsUnder(`auth/${mount.path}`),
+          ...aliasRemovals(cluster.store, mount.accessor),
+        ]);
+        return noContent();
+      },
+    },
+  },
+];

@@ -1,0 +1,67 @@
+import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../auth/token-ttl.js';
+import { toDurationSeconds, toList, toStr } from '../util/fields.js';
+import type { JsonObject } from '../util/json.js';
+import { EMULATED_VERSION } from '../version.js';
+import type { MountEntry } from './mount-table.js';
+
+/** How sys/auth and sys/mounts show a mount in their listings. */
+export function mountListing(mount: MountEntry): JsonObject {
+  const config: JsonObject = {
+    default_lease_ttl: mount.config.default_lease_ttl,
+    max_lease_ttl: mount.config.max_lease_ttl,
+    force_no_cache: mount.config.force_no_cache,
+    allowed_managed_keys: mount.config.allowed_managed_keys,
+  };
+  if (mount.kind === 'auth') config.token_type = 'default-service';
+  return {
+    type: mount.type,
+    description: mount.description,
+    accessor: mount.accessor,
+    uuid: mount.uuid,
+    config,
+    local: mount.local,
+    seal_wrap: mount.seal_wrap,
+    external_entropy_access: false,
+    options: mount.options,
+    plugin_version: '',
+    running_plugin_version: `v${EMULATED_VERSION}+builtin`,
+    running_sha256: '',
+  };
+}
+
+/** Keyed by path, in path order (the service's JSON maps come out sorted). */
+export function mountsListing(mounts: MountEntry[]): JsonObject {
+  const sorted = [...mounts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return Object.fromEntries(sorted.map((m) => [m.path, mountListing(m)]));
+}
+
+/** The tune read: effective lease TTLs (system values when unset). */
+export function tuneView(mount: MountEntry): JsonObject {
+  const view: JsonObject = {
+    description: mount.description,
+    default_lease_ttl: mount.config.default_lease_ttl || SYSTEM_DEFAULT_TTL,
+    max_lease_ttl: mount.config.max_lease_ttl || SYSTEM_MAX_TTL,
+    force_no_cache: mount.config.force_no_cache,
+    allowed_managed_keys: mount.config.allowed_managed_keys,
+  };
+  if (mount.options) view.options = mount.options;
+  if (mount.kind === 'auth') view.token_type = 'default-service';
+  return view;
+}
+
+/** A tune write: the members given replace the stored ones; others are left alone. */
+export function applyTune(mount: MountEntry, body: JsonObject): MountEntry {
+  const config = { ...mount.config };
+  let description = mount.description;
+  if ('description' in body) description = toStr('description', body.description);
+  if ('default_lease_ttl' in body) config.default_lease_ttl = leaseTtl('default_lease_ttl', body.default_lease_ttl);
+  if ('max_lease_ttl' in body) config.max_lease_ttl = leaseTtl('max_lease_ttl', body.max_lease_ttl);
+  if ('allowed_managed_keys' in body) config.allowed_managed_keys = toList('allowed_managed_keys', body.allowed_managed_keys);
+  return { ...mount, description, config };
+}
+
+/** "system" (or empty) means the system value, stored as 0. */
+function leaseTtl(field: string, value: unknown): number {
+  if (value === 'system' || value === '') return 0;
+  return toDurationSeconds(field, value);
+}

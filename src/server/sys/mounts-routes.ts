@@ -1,0 +1,62 @@
+import { badRequest, noContent, ok } from '../http/reply.js';
+import type { Route } from '../http/router.js';
+import type { MountKind } from './mount-table.js';
+import { parseNewMount } from './mount-request.js';
+import { applyTune, mountListing, mountsListing, tuneView } from './mount-view.js';
+
+/** Secrets engines are inert here (their own APIs are not emulated); only the mount table is. */
+const SECRETS_TYPE = /^[a-z0-9][a-z0-9-]*$/;
+
+/** `sys/mounts/auth/<path>` addresses an auth method, as in the service. */
+function target(path: string): { kind: MountKind; path: string } {
+  return path.startsWith('auth/') ? { kind: 'auth', path: path.slice(5) } : { kind: 'secret', path };
+}
+
+/** `sys/mounts`: list, mount, read, unmount and tune secrets engines (with allowed_managed_keys). */
+export const mountRoutes: Route[] = [
+  {
+    pattern: 'sys/mounts',
+    access: 'root',
+    handlers: {
+      read: ({ cluster }) => ({ kind: 'data', data: mountsListing(cluster.mounts.list('secret')), legacyTopLevel: true }),
+    },
+  },
+  {
+    pattern: 'sys/mounts/:path+/tune',
+    access: 'root',
+    handlers: {
+      read: ({ cluster, params }) => {
+        const { kind, path } = target(params.path!);
+        const mount = cluster.mounts.get(kind, path);
+        if (!mount) throw badRequest(`cannot fetch sysview for path "${params.path}/"`);
+        return ok(tuneView(mount));
+      },
+      update: async ({ cluster, params, body }) => {
+        const { kind, path } = target(params.path!);
+        await cluster.mounts.tune(kind, path, (mount) => applyTune(mount, body));
+        return noContent();
+      },
+    },
+  },
+  {
+    pattern: 'sys/mounts/:path+',
+    access: 'root',
+    handlers: {
+      read: ({ cluster, params }) => {
+        const mount = cluster.mounts.get('secret', params.path!);
+        if (!mount) throw badRequest(`No secret engine mount at ${params.path}/`);
+        return ok(mountListing(mount));
+      },
+      update: async ({ cluster, params, body }) => {
+        const spec = parseNewMount(body);
+        if (!SECRETS_TYPE.test(spec.type)) throw badRequest(`plugin not found in the catalog: ${spec.type}`);
+        await cluster.mounts.mount('secret', params.path!, spec);
+        return noContent();
+      },
+      delete: async ({ cluster, params }) => {
+        await cluster.mounts.unmount('secret', params.path!);
+        return noContent();
+      },
+    },
+  },
+];

@@ -1,0 +1,234 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiClient, enableLdap, startTestServer, type ApiClient } from '../helpers.js';
+
+const WARNING = 'userfilter configured does not consider userattr and may result in colliding entity aliases on logins';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let api: ApiClient;
+let mount = 0;
+let base: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = apiClient(server.clusters[0]!);
+});
+afterAll(() => server.close());
+// Each test gets a fresh mount, so writes do not leak between tests.
+beforeEach(async () => {
+  mount++;
+  await enableLdap(api, `ldap${mount}`);
+  base = `auth/ldap${mount}/config`;
+});
+
+const read = async () => (await api.get(base)).body;
+
+describe('LDAP config read', () => {
+  it('answers every default before any write, without write-only fields', async () => {
+    const res = await api.get(base);
+    expect(res.status).toBe(200);
+    expect(res.body.warnings).toBeNull();
+    expect(res.body.data).toEqual({
+      url: 'ldap://127.0.0.1',
+      case_sensitive_names: false,
+      connection_timeout: 30,
+      request_timeout: 90,
+      starttls: false,
+      tls_min_version: 'tls12',
+      tls_max_version: 'tls12',
+      insecure_tls: false,
+      certificate: '',
+      binddn: '',
+      userdn: '',
+      userattr: 'cn',
+      discoverdn: false,
+      deny_null_bind: true,
+      upndomain: '',
+      userfilter: '',
+      anonymous_group_search: false,
+      groupfilter: '',
+      groupdn: '',
+      groupattr: 'cn',
+      username_as_alias: false,
+      dereference_aliases: 'never',
+      max_page_size: 0,
+      token_ttl: 0,
+      token_max_ttl: 0,
+      token_policies: [],
+      policies: [],
+      token_bound_cidrs: [],
+      token_explicit_max_ttl: 0,
+      token_no_default_policy: false,
+      token_num_uses: 0,
+      token_period: 0,
+      token_type: '',
+    });
+  });
+});
+
+describe('LDAP config write', () => {
+  it('merges a partial write onto the stored config', async () => {
+    expect((await api.post(base, { url: 'ldap://a.example.com', binddn: 'cn=svc' })).status).toBe(204);
+    expect((await api.post(base, { userdn: 'ou=people' })).status).toBe(204);
+    const { data } = await read();
+    expect(data).toMatchObject({ url: 'ldap://a.example.com', binddn: 'cn=svc', userdn: 'ou=people', userattr: 'cn' });
+  });
+
+  it('never returns bindpass, client_tls_cert or client_tls_key', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    void publicKey;
+    await api.post(base, { bindpass: 'hunter2' });
+    const { data } = await read();
+    expect(data).not.toHaveProperty('bindpass');
+    expect(data).not.toHaveProperty('client_tls_cert');
+    expect(data).not.toHaveProperty('client_tls_key');
+    expect(JSON.stringify(data)).not.toContain('hunter2');
+    // Only one of the client pair is refused.
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const res = await api.post(base, { client_tls_key: pem });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toBe('both client_tls_cert and client_tls_key must be set');
+    expect(JSON.stringify(res.body)).not.toContain('PRIVATE KEY');
+  });
+
+  it('reads durations as seconds or duration strings', async () => {
+    await api.post(base, {
+      token_ttl: '1h30m',
+      token_max_ttl: 7200,
+      token_explicit_max_ttl: '90s',
+      token_period: '0',
+      connection_timeout: '2m',
+      request_timeout: '1d',
+    });
+    expect((await read()).data).toMatchObject({
+      token_ttl: 5400,
+      token_max_ttl: 7200,
+      token_explicit_max_ttl: 90,
+      token_period: 0,
+      connection_timeout: 120,
+      request_timeout: 86400,
+    });
+    const bad = await api.post(base, { token_ttl: 'soon' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatch(/^error converting input soon for field "token_ttl"/);
+  });
+
+  it('reads booleans as true or "true", integers as numbers or numeric strings', async () => {
+    await api.post(base, { starttls: 'true', insecure_tls: true, deny_null_bind: 'false', discoverdn: 1, max_page_size: '500', token_num_uses: 3 });
+    expect((await read()).data).toMatchObject({
+      starttls: true,
+      insecure_tls: true,
+      deny_null_bind: false,
+      discoverdn: true,
+      max_page_size: 500,
+      token_num_uses: 3,
+    });
+    expect((await api.post(base, { starttls: 'maybe' })).status).toBe(400);
+    expect((await api.post(base, { max_page_size: '1.5' })).status).toBe(400);
+  });
+
+  it('normalises policy lists and reads `policies` as token_policies', async () => {
+    await api.post(base, { token_policies: ' Dev, admin,dev ,,OPS' });
+    expect((await read()).data).toMatchObject({ token_policies: ['admin', 'dev', 'ops'], policies: ['admin', 'dev', 'ops'] });
+    await api.post(base, { policies: ['b', 'A'] });
+    expect((await read()).data).toMatchObject({ token_policies: ['a', 'b'], policies: ['a', 'b'] });
+    await api.post(base, { policies: ['x'], token_policies: ['y'] });
+    expect((await read()).data).toMatchObject({ token_policies: ['y'], policies: ['y'] });
+  });
+
+  it('takes token_bound_cidrs as an array or a comma string and refuses invalid blocks', async () => {
+    await api.post(base, { token_bound_cidrs: '10.0.0.0/8, 192.168.1.7' });
+    expect((await read()).data.token_bound_cidrs).toEqual(['10.0.0.0/8', '192.168.1.7']);
+    await api.post(base, { token_bound_cidrs: ['fd00::/8'] });
+    expect((await read()).data.token_bound_cidrs).toEqual(['fd00::/8']);
+    expect((await api.post(base, { token_bound_cidrs: '10.0.0.0/33' })).status).toBe(400);
+  });
+
+  it('lower-cases url and userattr, and nothing else', async () => {
+    await api.post(base, { url: 'LDAPS://Dir.Example.COM:636', userattr: 'sAMAccountName', binddn: 'CN=Svc,DC=Example' });
+    expect((await read()).data).toMatchObject({
+      url: 'ldaps://dir.example.com:636',
+      userattr: 'samaccountname',
+      binddn: 'CN=Svc,DC=Example',
+    });
+  });
+
+  it('validates enumerations', async () => {
+    for (const body of [
+      { tls_min_version: 'tls9' },
+      { tls_max_version: 'ssl3' },
+      { dereference_aliases: 'sometimes' },
+      { token_type: 'default-service' },
+    ]) {
+      const res = await api.post(base, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    await api.post(base, { dereference_aliases: 'always', token_type: 'batch' });
+    expect((await read()).data).toMatchObject({ dereference_aliases: 'always', token_type: 'batch' });
+  });
+
+  it('refuses tls_min_version above tls_max_version', async () => {
+    const res = await api.post(base, { tls_min_version: 'tls13' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(["'tls_max_version' must be greater than or equal to 'tls_min_version'"]);
+    expect((await api.post(base, { tls_min_version: 'tls13', tls_max_version: 'tls13' })).status).toBe(204);
+    expect((await api.post(base, { tls_min_version: 'tls10' })).status).toBe(204);
+  });
+
+  it('refuses inconsistent token settings', async () => {
+    expect((await api.post(base, { token_ttl: '2h', token_max_ttl: '1h' })).status).toBe(400);
+    expect((await api.post(base, { token_type: 'batch', token_period: '1h' })).status).toBe(400);
+    expect((await api.post(base, { token_type: 'batch', token_num_uses: 2 })).status).toBe(400);
+    expect((await api.post(base, { token_num_uses: -1 })).status).toBe(400);
+  });
+
+  it('refuses a certificate that is not a PEM certificate', async () => {
+    const res = await api.post(base, { certificate: 'not a cert' });
+    expect(res.status).toBe(400);
+  });
+
+  it('refuses invalid filter templates', async () => {
+    for (const [field, value] of [
+      ['userfilter', '({{.UserAttr}={{.Username}})'],
+      ['userfilter', '({{.UserAttr}}={{.Username)'],
+      ['userfilter', '(uid={{.Nope}})'],
+      ['userfilter', '(uid={{.UserDN}})'],
+      ['groupfilter', '(member={{.UserAttr}})'],
+      ['groupfilter', '(member={{if .UserDN}}x{{end}})'],
+    ]) {
+      const res = await api.post(base, { [field!]: value });
+      expect(res.status, value).toBe(400);
+      expect(res.body.errors[0]).toMatch(new RegExp(`^invalid ${field}: `));
+    }
+    const ok = await api.post(base, {
+      userfilter: '(&(objectClass=person)({{.UserAttr}}={{ .Username }}))',
+      groupfilter: '(|(memberUid={{.Username}})(member={{.UserDN}}))',
+    });
+    expect(ok.status).toBe(204);
+  });
+
+  it('warns, on write and read, about a userfilter that ignores userattr', async () => {
+    const res = await api.post(base, { userfilter: '(mail={{.Username}})' });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings).toEqual([WARNING]);
+    expect((await api.get(base)).body.warnings).toEqual([WARNING]);
+    // The literal userattr also counts.
+    await api.post(base, { userattr: 'uid', userfilter: '(uid={{.Username}})' });
+    expect((await api.get(base)).body.warnings).toBeNull();
+    const templated = await api.post(base, { userfilter: '({{.UserAttr}}={{.Username}})' });
+    expect(templated.status).toBe(204);
+  });
+
+  it('ignores unknown members with the service warning', async () => {
+    const res = await api.post(base, { url: 'ldap://x', colour: 'blue', answer: 42 });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings).toEqual(['Endpoint ignored these unrecognized parameters: [answer colour]']);
+    expect((await read()).data.url).toBe('ldap://x');
+  });
+
+  it('keeps the stored config when a write is refused', async () => {
+    await api.post(base, { url: 'ldap://kept' });
+    await api.post(base, { url: 'ldap://lost', tls_min_version: 'bogus' });
+    expect((await read()).data.url).toBe('ldap://kept');
+  });
+});

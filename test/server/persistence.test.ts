@@ -1,0 +1,77 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
+import { apiClient } from './helpers.js';
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'lockstep-data-'));
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+describe('--data persistence', () => {
+  it('keeps state, cluster id and root token across a restart', async () => {
+    const first = await startServer({ port: 0, dataDir, clusters: ['east', 'west'] });
+    const east = apiClient(first.clusters[0]!);
+    await east.post('sys/auth/ldap', { type: 'ldap' });
+    await east.post('auth/ldap/config', { url: 'ldaps://dir.example.com', bindpass: 'kept-secret' });
+    await east.post('auth/ldap/users/alice', { policies: 'dev', groups: 'admins' });
+    await east.post('sys/mounts/pki', { type: 'pki', config: { allowed_managed_keys: ['k'] } });
+    const token = await first.mintToken({ cluster: 'east', policies: ['default'] });
+    const id = (await east.get('sys/health')).body.cluster_id;
+    const roots = first.clusters.map((c) => c.rootToken);
+    await first.close();
+
+    const second = await startServer({ port: 0, dataDir, clusters: ['east', 'west'] });
+    try {
+      expect(second.clusters.map((c) => c.rootToken)).toEqual(roots);
+      const again = apiClient(second.clusters[0]!);
+      expect((await again.get('sys/health')).body.cluster_id).toBe(id);
+      expect((await again.get('auth/ldap/config')).body.data.url).toBe('ldaps://dir.example.com');
+      expect((await again.get('auth/ldap/users/alice')).body.data).toEqual({ groups: 'admins', policies: ['dev'] });
+      expect((await again.get('sys/mounts/pki/tune')).body.data.allowed_managed_keys).toEqual(['k']);
+      expect((await apiClient(second.clusters[0]!, token).get('auth/token/lookup-self')).status).toBe(200);
+      // The west cluster has its own, untouched state.
+      expect((await apiClient(second.clusters[1]!).get('auth/ldap/config')).status).toBe(404);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('lets --token replace the stored root token', async () => {
+    const first = await startServer({ port: 0, dataDir });
+    const old = first.clusters[0]!.rootToken;
+    await first.close();
+    const second = await startServer({ port: 0, dataDir, rootToken: 'new-root' });
+    try {
+      expect(second.clusters[0]!.rootToken).toBe('new-root');
+      expect((await apiClient(second.clusters[0]!, old).get('sys/auth')).status).toBe(403);
+    } finally {
+      await second.close();
+    }
+    const third = await startServer({ port: 0, dataDir });
+    expect(third.clusters[0]!.rootToken).toBe('new-root');
+    await third.close();
+  });
+
+  it('keeps the data directory private and refuses a second server on it', async () => {
+    const first = await startServer({ port: 0, dataDir });
+    try {
+      expect((await stat(join(dataDir, 'default', 'cluster.json'))).mode & 0o777).toBe(0o600);
+      await expect(startServer({ port: 0, dataDir })).rejects.toThrow(/in use/);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('keeps nothing without --data', async () => {
+    const first = await startServer({ port: 0, rootToken: 'r' });
+    await apiClient(first.clusters[0]!).post('sys/auth/ldap', { type: 'ldap' });
+    await first.close();
+    const second = await startServer({ port: 0, rootToken: 'r' });
+    expect(Object.keys((await apiClient(second.clusters[0]!).get('sys/auth')).body.data)).toEqual(['token/']);
+    await second.close();
+  });
+});

@@ -1,0 +1,167 @@
+import { appendFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KvStore, type StoreEvent } from '../../../src/server/storage/kv-store.js';
+import { decodeRecords, encodeRecord } from '../../../src/server/storage/record-codec.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lockstep-store-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const open = async (options?: { compactAfterBytes?: number }) => (await KvStore.open(dir, options)).store;
+const logFile = () => join(dir, 'store.log');
+
+describe('KvStore in memory', () => {
+  it('puts, gets, deletes, and numbers every change', async () => {
+    const { store } = await KvStore.open();
+    expect(store.index).toBe(0);
+    await store.put('a', { v: 1 });
+    await store.write([
+      { key: 'b', value: 2 },
+      { key: 'c', value: 'three' },
+    ]);
+    expect(store.index).toBe(3);
+    expect(store.get('a')).toEqual({ v: 1 });
+    await store.delete('a');
+    expect(store.get('a')).toBeUndefined();
+    expect(store.index).toBe(4);
+    await store.delete('never-there'); // not a change
+    expect(store.index).toBe(4);
+  });
+
+  it('lists direct children like the service, sub-folders with a slash', async () => {
+    const { store } = await KvStore.open();
+    for (const key of ['u/bob', 'u/alice', 'u/team/x', 'u/team/y', 'v/z', 'u0']) await store.put(key, 1);
+    expect(store.list('u/')).toEqual(['alice', 'bob', 'team/']);
+    expect(store.keysUnder('u/')).toEqual(['u/alice', 'u/bob', 'u/team/x', 'u/team/y']);
+    expect(store.list('nothing/')).toEqual([]);
+    await store.deletePrefix('u/team/');
+    expect(store.list('u/')).toEqual(['alice', 'bob']);
+  });
+
+  it('freezes stored values', async () => {
+    const { store } = await KvStore.open();
+    await store.put('k', { list: [1] });
+    expect(() => ((store.get('k') as any).list as number[]).push(2)).toThrow();
+  });
+
+  it('tells listeners about each change in index order, and about a replace', async () => {
+    const { store } = await KvStore.open();
+    const events: StoreEvent[] = [];
+    const stop = store.onWrite((e) => events.push(e));
+    await store.put('a', 1);
+    await store.write([
+      { key: 'a', value: null },
+      { key: 'b', value: 2 },
+    ]);
+    await store.replaceAll([['x', 9]]);
+    stop();
+    await store.put('ignored', 1);
+    expect(events).toEqual([
+      { type: 'write', index: 1, key: 'a', value: 1 },
+      { type: 'write', index: 2, key: 'a', value: null },
+      { type: 'write', index: 3, key: 'b', value: 2 },
+      { type: 'replace', index: 4 },
+    ]);
+    expect(store.entries()).toEqual([
+      ['x', 9],
+      ['ignored', 1],
+    ]);
+  });
+});
+
+describe('KvStore on disk', () => {
+  it('finds everything again after a reopen, index included', async () => {
+    const store = await open();
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.put(`k${i}`, { i })));
+    await store.delete('k7');
+    await store.close();
+    const again = await open();
+    expect(again.index).toBe(51);
+    expect(again.get('k49')).toEqual({ i: 49 });
+    expect(again.get('k7')).toBeUndefined();
+    expect(again.size).toBe(49);
+    await again.close();
+  });
+
+  it('ignores a torn last record and keeps appending after the good ones', async () => {
+    const store = await open();
+    await store.put('a', 1);
+    await store.put('b', 2);
+    await store.close();
+    const full = (await stat(logFile())).size;
+    // A write cut short: the last record loses its end.
+    await truncate(logFile(), full - 3);
+    let again = await open();
+    expect(again.get('a')).toBe(1);
+    expect(again.get('b')).toBeUndefined();
+    expect(again.index).toBe(1);
+    await again.put('c', 3);
+    await again.close();
+    again = await open();
+    expect(again.entries()).toEqual([
+      ['a', 1],
+      ['c', 3],
+    ]);
+    await again.close();
+  });
+
+  it('ignores a tail of garbage or zeroes, and a record with a bad checksum', async () => {
+    const store = await open();
+    await store.put('a', 1);
+    await store.close();
+    await appendFile(logFile(), Buffer.alloc(64)); // a file extended but never written
+    const reopened = await open();
+    expect(reopened.get('a')).toBe(1);
+    await reopened.close();
+    const record = encodeRecord(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] })));
+    record[record.length - 1] ^= 0xff;
+    await appendFile(logFile(), record);
+    const { store: again, droppedBytes } = await KvStore.open(dir);
+    expect(droppedBytes).toBe(record.length);
+    expect(again.get('b')).toBeUndefined();
+    await again.close();
+  });
+
+  it('compacts the log into a snapshot and loads the same state from it', async () => {
+    const store = await open({ compactAfterBytes: 4096 });
+    for (let i = 0; i < 300; i++) await store.put(`key${i % 20}`, { i, pad: 'x'.repeat(50) });
+    await store.close();
+    expect((await stat(logFile())).size).toBeLessThan(3 * 4096);
+    const first = decodeRecords(await readFile(logFile())).payloads[0]!.toString();
+    expect(JSON.parse(first).s).toBeGreaterThan(0); // the file starts with a snapshot
+    const again = await open();
+    expect(again.index).toBe(300);
+    expect(again.size).toBe(20);
+    expect(again.get('key19')).toEqual({ i: 299, pad: 'x'.repeat(50) });
+    await again.close();
+  });
+
+  it('persists replaceAll atomically with its index', async () => {
+    const store = await open();
+    await store.put('old', 1);
+    await store.replaceAll([['new', { n: 1 }]], 100);
+    await store.put('after', 2);
+    await store.close();
+    const again = await open();
+    expect(again.entries()).toEqual([
+      ['new', { n: 1 }],
+      ['after', 2],
+    ]);
+    expect(again.index).toBe(101);
+    await again.close();
+  });
+
+  it('ignores a leftover temporary file of an interrupted compaction', async () => {
+    const store = await open();
+    await store.put('a', 1);
+    await store.close();
+    await writeFile(`${logFile()}.tmp`, 'half a snapshot');
+    const again = await open();
+    expect(again.get('a')).toBe(1);
+    await again.close();
+  });
+});
