@@ -60,6 +60,9 @@ export class Cluster implements ClusterServices {
     }
   }
 
+  /** Requests received so far (benchmarks count requests per resource with it). */
+  requestsServed = 0;
+
   get port(): number {
     return this.listeningPort;
   }
@@ -82,7 +85,10 @@ export class Cluster implements ClusterServices {
       faults: opts.faults,
       resolve: (path) => resolveRoute(this, path),
     });
-    const http = createHttpServer(listener);
+    const http = createHttpServer((req, res) => {
+      this.requestsServed++;
+      listener(req, res);
+    });
     // Longer than clients' idle keep-alive, so the server is not the side closing mid-request.
     http.keepAliveTimeout = 65_000;
     http.headersTimeout = 66_000;

@@ -56,6 +56,8 @@ export interface RunningServer {
   clearFaults(): void;
   /** Test hook: creates a token in a cluster's token store; returns the token. */
   mintToken(options: MintTokenOptions): Promise<string>;
+  /** Requests received by all clusters so far (benchmarks). */
+  stats(): { requests: number };
   close(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       });
       return token;
     },
+    stats: () => ({ requests: started.reduce((n, c) => n + c.requestsServed, 0) }),
     close: () => (closing ??= Promise.all(started.map((c) => c.close())).then(() => undefined)),
   };
 }
