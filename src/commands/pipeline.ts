@@ -1,7 +1,7 @@
 import { Address, AddressMap } from '../core/address.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
-import type { DesiredResource, LiveState } from '../core/resource.js';
+import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import { collectSecretTexts, scrub } from '../core/secret.js';
 import { diffResources } from '../diff/diff.js';
 import type { KindModule, PlanFlags } from '../kinds/kind.js';
@@ -59,7 +59,7 @@ export interface PlanOptions {
 export async function computePlan(prepared: Prepared, pool: ClusterClientPool, opts: PlanOptions): Promise<PlanRun> {
   const secretTexts = pool.secretTexts();
   const desired = new AddressMap<DesiredEntry>();
-  const kindsInUse: Array<{ kind: KindModule; state: NonNullable<ReturnType<Prepared['desired']['get']>> }> = [];
+  const kindsInUse: Array<{ kind: KindModule; state: DesiredState }> = [];
   for (const [name, state] of prepared.desired) {
     const kind = kindByName(name);
     if (!kind) continue;
