@@ -1,0 +1,1 @@
+export { checkManagedKeyBackend, type CheckManagedKeyOptions, type Finding } from './check-backend.js';
