@@ -20,6 +20,8 @@ interface ApplyFlags {
   target?: string[];
   concurrency?: string;
   syncSecrets?: boolean;
+  allowUnreachablePrimary?: boolean;
+  forcePromote?: boolean;
 }
 
 export function registerApply(program: Command, output: () => Output, exit: (code: number) => void): void {
@@ -33,6 +35,8 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
     .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
     .option('--concurrency <n>', 'requests in flight at once', '16')
     .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
+    .option('--allow-unreachable-primary', 'DR: promote a secondary while the primary cannot be reached (unplanned failover)')
+    .option('--force-promote', 'DR: promote with force, skipping the safety checks')
     .action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
       exit(await runApply(paths, flags, globalOptions(cmd), output()));
     });
@@ -42,7 +46,9 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   const saved = await savedPlanArgument(args);
   const paths = saved ? saved.manifestPaths : args;
   const prune = saved ? saved.options.prune : flags.prune === true;
-  const syncSecrets = saved ? saved.options.syncSecrets : flags.syncSecrets === true;
+  const planFlags = saved
+    ? { syncSecrets: saved.options.syncSecrets, allowUnreachablePrimary: saved.options.allowUnreachablePrimary, force: saved.options.force }
+    : { syncSecrets: flags.syncSecrets === true, allowUnreachablePrimary: flags.allowUnreachablePrimary === true, force: flags.forcePromote === true };
   const targets = parseTargets(saved ? saved.options.targets : flags.target);
 
   const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
@@ -50,7 +56,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
-  const run = await computePlan(prepared, pool, { flags: { syncSecrets, allowUnreachablePrimary: false, force: false }, targets });
+  const run = await computePlan(prepared, pool, { flags: planFlags, targets });
   if (saved) refuseStale(saved, run);
 
   const color = output.color && g.color;
@@ -63,7 +69,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   const outcome = await runChanges(
     run.plan.changes,
     async (change) => {
-      const entry = run.desired.get(change.address);
+      const entry = run.desired.get(change.owner ?? change.address);
       const kind = entry?.kind ?? kinds.find((k) => k.resourceTypes.includes(change.resourceType));
       if (!kind) throw new Error(`no kind applies ${change.resourceType}`);
       await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch });

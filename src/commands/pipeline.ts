@@ -98,6 +98,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
 
   changes = selectTargets(orderChanges(changes), opts.targets);
   notes.push(...writeOnlyNotes(desired, changes));
+
   return {
     plan: {
       formatVersion: PLAN_FORMAT_VERSION,
@@ -114,7 +115,9 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
 /** Objects that match but hold write-only fields: say those were not compared. */
 function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): PlanNote[] {
   const notes: PlanNote[] = [];
-  for (const [address, { resource }] of desired.entries()) {
+  for (const [address, { resource, kind }] of desired.entries()) {
+    // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
+    if (kind.plan) continue;
     const fields = Object.keys(resource.writeOnly).sort();
     if (fields.length === 0 || changes.some((c) => c.address.equals(address))) continue;
     notes.push({

@@ -17,6 +17,8 @@ interface PlanFlags {
   target?: string[];
   concurrency?: string;
   syncSecrets?: boolean;
+  allowUnreachablePrimary?: boolean;
+  forcePromote?: boolean;
 }
 
 export function registerPlan(program: Command, output: () => Output, exit: (code: number) => void): void {
@@ -31,6 +33,8 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
     .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
     .option('--concurrency <n>', 'requests in flight at once', '16')
     .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
+    .option('--allow-unreachable-primary', 'DR: promote a secondary while the primary cannot be reached (unplanned failover)')
+    .option('--force-promote', 'DR: promote with force, skipping the safety checks')
     .action(async (paths: string[], flags: PlanFlags, cmd: Command) => {
       exit(await runPlan(paths, flags, globalOptions(cmd), output()));
     });
@@ -41,8 +45,8 @@ async function runPlan(paths: string[], flags: PlanFlags, g: ReturnType<typeof g
   const prune = flags.prune === true;
   const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
-  const syncSecrets = flags.syncSecrets === true;
-  const run = await computePlan(prepared, pool, { flags: { syncSecrets, allowUnreachablePrimary: false, force: false }, targets });
+  const planFlags = { syncSecrets: flags.syncSecrets === true, allowUnreachablePrimary: flags.allowUnreachablePrimary === true, force: flags.forcePromote === true };
+  const run = await computePlan(prepared, pool, { flags: planFlags, targets });
   output.out(renderPlan(run.plan, flags.format, output.color && g.color));
   if (flags.out) {
     await writeSavedPlan(flags.out, {
@@ -51,7 +55,7 @@ async function runPlan(paths: string[], flags: PlanFlags, g: ReturnType<typeof g
       createdAt: new Date().toISOString(),
       manifestPaths: paths.map((p) => path.resolve(p)),
       manifestDigest: manifestDigest(prepared),
-      options: { prune, targets: targets.map(String), syncSecrets },
+      options: { prune, targets: targets.map(String), ...planFlags },
       fingerprints: run.fingerprints,
       plan: run.plan,
     });

@@ -56,6 +56,11 @@ export interface Change {
   destructive: boolean;
   /** Changes that must complete first. */
   dependsOn: Address[];
+  /**
+   * The desired object this change carries out, when its own address holds none: the steps of
+   * a transition (a DR failover) all carry out their replication set. Absent otherwise.
+   */
+  owner?: Address;
   guards: Guard[];
   /** Where the manifest declares it (absent for prunes). */
   source?: SourcePos;

@@ -64,6 +64,11 @@ export interface KindModule<T = Record<string, unknown>> {
   readonly kind: string;
   /** The resource types its desired states hold (changes of these types are applied by it). */
   readonly resourceTypes: readonly string[];
+  /**
+   * `cluster` (default): each document belongs to one cluster and namespace (`cluster`,
+   * `namespace` fields, filled in by prepare). `none`: the kind names its clusters itself (DR).
+   */
+  readonly placement?: 'cluster' | 'none';
   /** File name of its JSON Schema in `schemas/`. */
   readonly schemaFile: string;
   /** Paths of secret fields in a raw document value (literal secrets are refused; values become Secret). */
@@ -83,6 +88,10 @@ export interface KindModule<T = Record<string, unknown>> {
   apply(change: Change, desired: DesiredResource | undefined, ctx: ApplyContext): Promise<void>;
   /** Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`). */
   export?(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]>;
-  /** Preflight of the outside world the desired objects point at (not the server itself). */
-  check?(desired: DesiredState, opts: { user?: string }): Promise<CheckFinding[]>;
+  /**
+   * Preflight of the outside world the desired objects point at. `clients` (when given) lets a
+   * kind also ask the server about health (snapshot status); a cluster may be missing from it
+   * (check does not require clusters), so `clients.get` may throw: handle it.
+   */
+  check?(desired: DesiredState, opts: { user?: string }, clients?: ClientPool): Promise<CheckFinding[]>;
 }

@@ -16,7 +16,7 @@ export interface SavedPlan {
   manifestPaths: string[];
   /** sha256 over the loaded documents (references unresolved, so no secret enters it). */
   manifestDigest: string;
-  options: { prune: boolean; targets: string[]; syncSecrets: boolean };
+  options: { prune: boolean; targets: string[]; syncSecrets: boolean; allowUnreachablePrimary: boolean; force: boolean };
   /** Address string → fingerprint (or `absent`) of every object read while planning. */
   fingerprints: Record<string, string>;
   plan: Plan;
@@ -54,6 +54,7 @@ function reviveplan(p: Plan): Plan {
       ...c,
       address: addr(c.address),
       dependsOn: c.dependsOn.map(addr),
+      ...(c.owner ? { owner: addr(c.owner) } : {}),
       guards: c.guards.map((g) => ({ ...g, address: addr(g.address) })),
     })),
     unmanaged: p.unmanaged.map((u) => ({ ...u, address: addr(u.address) })),

@@ -66,7 +66,8 @@ export async function prepareWithKinds(
   const documents = new Map<string, ResolvedDocument[]>();
   if (clusterDocs.length > 0) documents.set(CLUSTER_KIND, clusterDocs);
   for (const module of kindModules) {
-    const placed = (resolved.get(module.kind) ?? []).flatMap((d) => placeDocument(d, catalogue, diags) ?? []);
+    const docs = resolved.get(module.kind) ?? [];
+    const placed = module.placement === 'none' ? docs : docs.flatMap((d) => placeDocument(d, catalogue, diags) ?? []);
     documents.set(module.kind, placed);
   }
 

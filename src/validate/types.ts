@@ -33,4 +33,4 @@ export interface Prepared {
 }
 
 /** What prepare needs of a kind (a KindModule has more). */
-export type PreparableKind = Pick<KindModule, 'kind' | 'schemaFile' | 'secretPaths' | 'validate' | 'desired'>;
+export type PreparableKind = Pick<KindModule, 'kind' | 'schemaFile' | 'secretPaths' | 'validate' | 'desired' | 'placement'>;

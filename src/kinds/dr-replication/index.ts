@@ -1,0 +1,31 @@
+import type { KindModule } from '../kind.js';
+import { applyDrChange } from './apply.js';
+import { desiredDrReplication } from './desired.js';
+import { planDrReplication } from './kind-plan.js';
+import { readDrReplication } from './read.js';
+import { validateDrReplication } from './rules.js';
+import { drSecretPaths } from './secrets.js';
+import { DR_REPLICATION_KIND, DR_REPLICATION_SCHEMA_FILE, DR_SET, DR_STEP } from './types.js';
+
+/**
+ * DR replication sets: which cluster is the DR primary and which follow it. Planned by its own
+ * pure planner (a change of roles is an ordered sequence across clusters, never two primaries),
+ * applied step by step with guards re-checked before each step.
+ */
+export const drReplicationKind: KindModule = {
+  kind: DR_REPLICATION_KIND,
+  resourceTypes: [DR_SET, DR_STEP],
+  placement: 'none',
+  schemaFile: DR_REPLICATION_SCHEMA_FILE,
+  secretPaths: drSecretPaths,
+  validate: validateDrReplication,
+  desired: desiredDrReplication,
+  read: readDrReplication,
+  plan: planDrReplication,
+  apply: applyDrChange,
+};
+
+export { planSequence, type PlanSetInput, type PlannedSequence } from './planner.js';
+export { applyStep, initialState, primariesOf, simulate, type SimState } from './simulator.js';
+export { decodeOperationToken, encodeOperationToken, generateOtp } from './otp.js';
+export type { Step } from './steps.js';

@@ -1,0 +1,32 @@
+import type { PlanNote } from '../../core/plan.js';
+import type { DesiredState, LiveState } from '../../core/resource.js';
+import type { KindPlan, PlanFlags } from '../kind.js';
+import { statusAddress } from './addresses.js';
+import { changesOf } from './changes.js';
+import { setAttrsOf } from './desired.js';
+import type { ObservedCluster } from './observed.js';
+import { planSequence } from './planner.js';
+import { tokenAvailability } from './secrets.js';
+import { observedFromAttrs } from './status.js';
+import { DR_SET, DR_STATUS } from './types.js';
+
+/** The kind's plan hook: each set planned on its own (a cluster belongs to one set). Pure. */
+export function planDrReplication(desired: DesiredState, live: LiveState, flags: PlanFlags): KindPlan {
+  const statuses = new Map(live.resources.filter((r) => r.resourceType === DR_STATUS).map((r) => [r.address.toString(), r.attrs]));
+  const plan: KindPlan = { changes: [], unmanaged: [], notes: [], errors: [] };
+  for (const resource of desired.resources.filter((r) => r.resourceType === DR_SET)) {
+    const set = setAttrsOf(resource.attrs);
+    const names = [set.primary, ...set.secondaries.map((s) => s.cluster), ...set.unassignedClusters];
+    const observed = new Map<string, ObservedCluster>(names.map((n) => [n, observedFromAttrs(statuses.get(statusAddress(n).toString()))]));
+    const tokens = tokenAvailability(Object.keys(resource.writeOnly));
+    const sequence = planSequence({ set, observed, tokens, flags });
+    plan.changes.push(...changesOf(sequence, tokens, resource.source).map((c) => ({ ...c, owner: resource.address })));
+    plan.notes.push(
+      ...sequence.notes.map(
+        (n): PlanNote => ({ severity: n.severity, message: `DrReplication ${set.name}: ${n.message}`, address: n.cluster ? statusAddress(n.cluster) : resource.address }),
+      ),
+    );
+    plan.errors.push(...sequence.errors.map((e) => `DrReplication ${set.name}: ${e}`));
+  }
+  return plan;
+}
