@@ -27,8 +27,9 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonObject> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (err) {
-    throw badRequest(`failed to parse JSON input: ${(err as Error).message}`);
+  } catch {
+    // JSON.parse's message quotes the body, which may hold a secret (a PIN, a bindpass).
+    throw badRequest('failed to parse JSON input: the body is not valid JSON');
   }
   if (!isJsonObject(parsed)) throw badRequest('failed to parse JSON input: the body must be a JSON object');
   return parsed;

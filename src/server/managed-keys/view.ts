@@ -1,0 +1,32 @@
+import type { JsonObject } from '../util/json.js';
+import { fieldsOf } from './fields.js';
+import type { StoredManagedKey } from './key-store.js';
+
+/** What secret fields read back as when set (they are absent when not set). */
+export const REDACTED = 'redacted';
+
+/**
+ * The read answer: `name`, `type`, `UUID`, then every field of the type (members in sorted
+ * order, as the service's maps come out): unset fields with their default ("" for strings
+ * without one), secret fields as "redacted" when set and absent otherwise.
+ */
+export function managedKeyView(key: StoredManagedKey): JsonObject {
+  const view: JsonObject = { name: key.name, type: key.type, UUID: key.uuid };
+  for (const [field, spec] of Object.entries(fieldsOf(key.type))) {
+    const value = key.config[field];
+    switch (spec.kind) {
+      case 'secret':
+        if (value !== undefined) view[field] = REDACTED;
+        break;
+      case 'string':
+        view[field] = value ?? spec.default ?? '';
+        break;
+      case 'bool':
+      case 'int':
+      case 'usages':
+        view[field] = value ?? spec.default;
+        break;
+    }
+  }
+  return Object.fromEntries(Object.entries(view).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
