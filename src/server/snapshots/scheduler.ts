@@ -1,0 +1,186 @@
+/**
+ * Runs the automated snapshots of one cluster. Schedules follow the configurations in the
+ * store: a write of a configuration (re)starts its schedule one interval from now, a delete
+ * ends it, and a whole-store replacement (restore, DR sync) keeps unchanged schedules and
+ * redoes the rest. Each attempt writes the store's state taken synchronously at one write
+ * index. At most one attempt per configuration runs at a time: a tick that finds the previous
+ * attempt still running is skipped. Timers are unref'd (they never keep the process alive) and
+ * all cancelled by stop().
+ */
+import type { KvStore, StoreEvent } from '../storage/kv-store.js';
+import type { JsonObject } from '../util/json.js';
+import { runAttempt, type OpenStore } from './attempt.js';
+import type { SnapshotConfig } from './config.js';
+import { CONFIG_PREFIX, storedConfig, storedConfigs } from './config-store.js';
+import { encodeSnapshot } from './format.js';
+import { attemptFinished, attemptStarted, INITIAL_STATUS, scheduled, statusView, type SnapshotStatus } from './status.js';
+
+/** What the scheduler needs of its cluster. */
+export interface SnapshotSource {
+  readonly name: string;
+  readonly id: string;
+  readonly store: KvStore;
+  readonly log: (line: string) => void;
+}
+
+export interface SchedulerOptions {
+  now?: () => Date;
+  open?: OpenStore;
+}
+
+interface Schedule {
+  config: SnapshotConfig;
+  /** The stored configuration as JSON: tells an unchanged configuration after a replacement. */
+  fingerprint: string;
+  timer: NodeJS.Timeout | undefined;
+  status: SnapshotStatus;
+}
+
+/** setTimeout fires at once beyond this (2^31-1 ms); longer waits are chained. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** How long stop() lets a running attempt finish. */
+const STOP_GRACE_MS = 5_000;
+
+export class SnapshotScheduler {
+  private readonly schedules = new Map<string, Schedule>();
+  /** Running attempts by configuration name (kept across a delete and re-create of the name). */
+  private readonly running = new Map<string, Promise<void>>();
+  private unsubscribe: (() => void) | undefined;
+  private state: 'new' | 'running' | 'stopped' = 'new';
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly source: SnapshotSource,
+    private readonly options: SchedulerOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  start(): void {
+    if (this.state !== 'new') return;
+    this.state = 'running';
+    this.unsubscribe = this.source.store.onWrite((event) => this.onStoreEvent(event));
+    this.resync();
+  }
+
+  /** Cancels every timer; lets running attempts end (for a few seconds at most). */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    this.unsubscribe?.();
+    for (const schedule of this.schedules.values()) clearTimeout(schedule.timer);
+    this.schedules.clear();
+    const pending = [...this.running.values()];
+    if (pending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_GRACE_MS);
+      timer.unref();
+    });
+    await Promise.race([Promise.allSettled(pending), grace]);
+    clearTimeout(timer);
+  }
+
+  /** The status view of a stored configuration; undefined when there is none of that name. */
+  status(name: string): JsonObject | undefined {
+    if (!storedConfig(this.source.store, name)) return undefined;
+    return statusView(this.schedules.get(name)?.status ?? INITIAL_STATUS);
+  }
+
+  private onStoreEvent(event: StoreEvent): void {
+    switch (event.type) {
+      case 'write':
+        if (event.key.startsWith(CONFIG_PREFIX)) this.reschedule(event.key.slice(CONFIG_PREFIX.length));
+        return;
+      case 'replace':
+        this.resync();
+        return;
+    }
+  }
+
+  /** After a write of one configuration: its schedule starts over from now; a delete ends it. */
+  private reschedule(name: string): void {
+    if (this.state !== 'running') return;
+    const config = storedConfig(this.source.store, name);
+    const existing = this.schedules.get(name);
+    if (existing) clearTimeout(existing.timer);
+    if (!config) {
+      this.schedules.delete(name);
+      return;
+    }
+    // The same object stays: an attempt running with the old settings reports into it.
+    const schedule: Schedule = existing ?? { config, fingerprint: '', timer: undefined, status: INITIAL_STATUS };
+    schedule.config = config;
+    schedule.fingerprint = JSON.stringify(config);
+    this.schedules.set(name, schedule);
+    this.planNext(name, schedule);
+  }
+
+  /** After the whole store changed: unchanged configurations keep their schedule. */
+  private resync(): void {
+    if (this.state !== 'running') return;
+    const configs = storedConfigs(this.source.store);
+    for (const name of [...this.schedules.keys()]) if (!configs.has(name)) this.reschedule(name);
+    for (const [name, config] of configs) {
+      if (this.schedules.get(name)?.fingerprint !== JSON.stringify(config)) this.reschedule(name);
+    }
+  }
+
+  private planNext(name: string, schedule: Schedule): void {
+    const next = new Date(this.now().getTime() + schedule.config.interval * 1000);
+    schedule.status = scheduled(schedule.status, next);
+    this.wakeAt(name, schedule, next);
+  }
+
+  private wakeAt(name: string, schedule: Schedule, at: Date): void {
+    const wait = Math.max(0, at.getTime() - this.now().getTime());
+    schedule.timer = setTimeout(() => {
+      if (wait > MAX_TIMER_MS) this.wakeAt(name, schedule, at);
+      else this.tick(name, schedule);
+    }, Math.min(wait, MAX_TIMER_MS));
+    schedule.timer.unref();
+  }
+
+  private tick(name: string, schedule: Schedule): void {
+    if (this.state !== 'running' || this.schedules.get(name) !== schedule) return;
+    this.planNext(name, schedule);
+    if (this.running.has(name)) {
+      this.log(`snapshot-auto ${name}: the previous snapshot is still being written; skipping this one`);
+      return;
+    }
+    const run = this.attempt(schedule)
+      .then((outcome) => {
+        if (outcome.ok) this.log(`snapshot-auto ${name}: wrote ${outcome.url} (${outcome.bytes} bytes)`);
+        else this.log(`snapshot-auto ${name}: snapshot failed: ${outcome.error}`);
+      })
+      .catch((err: unknown) => this.log(`snapshot-auto ${name}: snapshot failed: ${err instanceof Error ? err.name : 'error'}`))
+      .finally(() => this.running.delete(name));
+    this.running.set(name, run);
+  }
+
+  private async attempt(schedule: Schedule) {
+    const config = schedule.config;
+    const startedAt = this.now();
+    // Taken synchronously: every entry at one write index.
+    const snapshot = encodeSnapshot(this.source.store.state(), this.source, startedAt);
+    const outcome = await runAttempt({
+      config,
+      snapshot,
+      nowNs: unixNanos(startedAt),
+      open: this.options.open,
+      onStarted: (url) => (schedule.status = attemptStarted(schedule.status, startedAt, url)),
+    });
+    schedule.status = attemptFinished(schedule.status, startedAt, this.now(), outcome);
+    return outcome;
+  }
+
+  private log(line: string): void {
+    this.source.log(`cluster ${this.source.name}: ${line}`);
+  }
+}
+
+/** Milliseconds of the clock, the sub-millisecond digits from the monotonic clock (names stay distinct). */
+function unixNanos(at: Date): bigint {
+  return BigInt(at.getTime()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+}
+

@@ -1,0 +1,141 @@
+/**
+ * Real snapshots to a local directory on a 1 s schedule: files appear, retention keeps exactly
+ * `retain` (and touches nothing else), the local_max_space allowance fails attempts and the
+ * status counts them, a success resets the count, delete and close stop the schedule.
+ */
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeSnapshot } from '../../../src/server/snapshots/format.js';
+import { apiClient, enableLdap, startTestServer } from '../helpers.js';
+import { CONFIG, sleep, STATUS, waitFor, writtenUrls } from './support.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lockstep-snapdir-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const snapFiles = async (prefix = 'vault-snapshot') =>
+  (await readdir(dir)).filter((f) => new RegExp(`^${prefix}-\\d+\\.snap$`).test(f)).sort();
+
+describe('local snapshots', () => {
+  it('writes snapshots every interval and keeps exactly `retain`, leaving other files alone', async () => {
+    const server = await startTestServer();
+    const api = apiClient(server.clusters[0]!);
+    let closed = false;
+    try {
+      await enableLdap(api);
+      await api.post('auth/ldap/config', { url: 'ldap://dir.example.com', binddn: 'cn=svc' });
+      await api.post('auth/ldap/groups/admins', { policies: 'admin' });
+      const others = ['other.txt', 'vault-snapshot-old.snap', 'east-1.snap', 'vault-snapshot-extra-1.snap'];
+      for (const f of others) await writeFile(join(dir, f), 'not mine');
+
+      const before = Date.now();
+      expect((await api.post(`${CONFIG}/every-second`, { interval: 1, retain: 2, storage_type: 'local', path_prefix: dir, local_max_space: 10_000_000 })).status).toBe(204);
+      await waitFor('four snapshots', () => writtenUrls(server.logs, 'every-second').length >= 4);
+
+      const status = (await api.get(`${STATUS}/every-second`)).body.data;
+      expect(status.last_snapshot_error).toBe('');
+      expect(status.consecutive_errors).toBe(0);
+      expect(status.last_snapshot_url).toMatch(new RegExp(`^file://.*/vault-snapshot-\\d+\\.snap$`));
+      expect(Date.parse(status.last_snapshot_start)).toBeGreaterThanOrEqual(before + 1000);
+      expect(Date.parse(status.last_snapshot_end)).toBeGreaterThanOrEqual(Date.parse(status.last_snapshot_start));
+      expect(Date.parse(status.next_snapshot_start)).toBeGreaterThan(Date.parse(status.last_snapshot_start));
+
+      await server.close();
+      closed = true;
+      const written = writtenUrls(server.logs, 'every-second');
+      const files = await snapFiles();
+      expect(files.length).toBe(2);
+      expect(files.map((f) => pathToFileURL(join(dir, f)).toString())).toEqual(written.slice(-2));
+      for (const f of others) expect(await readFile(join(dir, f), 'utf8')).toBe('not mine');
+      expect((await stat(join(dir, files[1]!))).mode & 0o777).toBe(0o600);
+
+      // The newest is a full, consistent snapshot of the cluster's store.
+      const snapshot = decodeSnapshot(await readFile(join(dir, files[1]!)));
+      expect(snapshot.header.cluster_name).toBe('default');
+      const keys = snapshot.entries.map(([k]) => k);
+      expect(keys).toContain('core/snapshot-auto/config/every-second');
+      expect(keys.some((k) => k.endsWith('/group/admins'))).toBe(true);
+
+      // Closed: no more snapshots.
+      await sleep(2200);
+      expect(writtenUrls(server.logs, 'every-second')).toEqual(written);
+    } finally {
+      if (!closed) await server.close();
+    }
+  });
+
+  it('fails attempts beyond local_max_space, counts them, and resets the count after a success', async () => {
+    const server = await startTestServer();
+    const api = apiClient(server.clusters[0]!);
+    try {
+      const base = { interval: 1, retain: 5, storage_type: 'local', path_prefix: dir };
+      await api.post(`${CONFIG}/tight`, { ...base, local_max_space: 10_000_000 });
+      await waitFor('the first snapshot', async () => (await snapFiles()).length === 1);
+      const size = (await stat(join(dir, (await snapFiles())[0]!))).size;
+
+      // Room for one snapshot, not two: existing + new > allowance.
+      await api.post(`${CONFIG}/tight`, { ...base, local_max_space: Math.floor(size * 1.5) });
+      const seen: number[] = [];
+      const failing = await waitFor('two failed attempts', async () => {
+        const s = (await api.get(`${STATUS}/tight`)).body.data;
+        if (seen[seen.length - 1] !== s.consecutive_errors) seen.push(s.consecutive_errors);
+        return s.consecutive_errors >= 2 && s;
+      });
+      expect(seen).toEqual(expect.arrayContaining([1, 2]));
+      expect(failing.last_snapshot_error).toMatch(/^local_max_space exceeded: existing snapshots use \d+ bytes and this one needs \d+, more than the allowed \d+ bytes$/);
+      expect(Date.parse(failing.last_snapshot_end)).toBeGreaterThanOrEqual(Date.parse(failing.last_snapshot_start));
+      expect(await snapFiles()).toHaveLength(1);
+      expect(server.logs.some((l) => l.includes('snapshot-auto tight: snapshot failed: local_max_space exceeded'))).toBe(true);
+
+      await api.post(`${CONFIG}/tight`, { ...base, local_max_space: 10_000_000 });
+      const recovered = await waitFor('a successful attempt', async () => {
+        const s = (await api.get(`${STATUS}/tight`)).body.data;
+        return s.consecutive_errors === 0 && s;
+      });
+      expect(recovered.last_snapshot_error).toBe('');
+      expect((await snapFiles()).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports an unwritable directory in the status', async () => {
+    const server = await startTestServer();
+    const api = apiClient(server.clusters[0]!);
+    try {
+      const file = join(dir, 'a-file');
+      await writeFile(file, 'x');
+      await api.post(`${CONFIG}/broken`, { interval: 1, storage_type: 'local', path_prefix: join(file, 'sub'), local_max_space: 10_000_000 });
+      const s = await waitFor('a failed attempt', async () => {
+        const d = (await api.get(`${STATUS}/broken`)).body.data;
+        return d.consecutive_errors >= 1 && d;
+      });
+      expect(s.last_snapshot_error).toMatch(/ENOTDIR|not a directory/i);
+      expect(s.snapshot_url).toBe('');
+      expect(s.snapshot_start).toBe('0001-01-01T00:00:00Z');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops the schedule when the configuration is deleted', async () => {
+    const server = await startTestServer();
+    const api = apiClient(server.clusters[0]!);
+    try {
+      await api.post(`${CONFIG}/short-lived`, { interval: 1, retain: 10, storage_type: 'local', path_prefix: dir, local_max_space: 10_000_000 });
+      await waitFor('a snapshot', async () => (await snapFiles()).length >= 1);
+      expect((await api.delete(`${CONFIG}/short-lived`)).status).toBe(204);
+      await sleep(300); // an attempt that had already started may finish
+      const count = (await snapFiles()).length;
+      await sleep(2200);
+      expect((await snapFiles()).length).toBe(count);
+    } finally {
+      await server.close();
+    }
+  });
+});

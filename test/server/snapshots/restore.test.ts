@@ -1,0 +1,170 @@
+/**
+ * `startServer({ restore })`: a cluster started from a snapshot the scheduler wrote answers
+ * exactly as the snapshotted one (LDAP config, groups, users, mounts, tokens, snapshot
+ * configurations; the whole store, compared entry by entry); corrupt or missing files are
+ * refused before anything starts; with a data directory the restore replaces its state
+ * durably; with several clusters it goes to the one named.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../../src/server/index.js';
+import { decodeSnapshot } from '../../../src/server/snapshots/format.js';
+import { apiClient, enableLdap, startTestServer, type ApiClient } from '../helpers.js';
+import { CONFIG, STATUS, waitFor } from './support.js';
+
+let dir: string;
+let snapshotFile: string;
+let original: Awaited<ReturnType<typeof capture>>;
+let mintedToken: string;
+
+/** Everything a client can read of the state this test sets up. */
+async function capture(api: ApiClient) {
+  const data = async (path: string) => {
+    const r = await api.get(path);
+    return { status: r.status, data: r.body?.data, warnings: r.body?.warnings };
+  };
+  const groups = (await api.list('auth/ldap/groups')).body.data.keys as string[];
+  const users = (await api.list('auth/ldap/users')).body.data.keys as string[];
+  return {
+    ldapConfig: await data('auth/ldap/config'),
+    corpConfig: await data('auth/corp/config'),
+    groups: Object.fromEntries(await Promise.all(groups.map(async (g) => [g, await data(`auth/ldap/groups/${g}`)]))),
+    users: Object.fromEntries(await Promise.all(users.map(async (u) => [u, await data(`auth/ldap/users/${u}`)]))),
+    auth: await data('sys/auth'),
+    pkiTune: await data('sys/mounts/pki/tune'),
+    snapshotConfigs: (await api.list(CONFIG)).body.data.keys,
+    snapshotConfig: await data(`${CONFIG}/nightly`),
+  };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lockstep-restore-'));
+  const server = await startTestServer();
+  try {
+    const api = apiClient(server.clusters[0]!);
+    await enableLdap(api);
+    await enableLdap(api, 'corp');
+    await api.post('auth/ldap/config', { url: 'ldaps://dir.example.com', binddn: 'cn=svc,dc=example', bindpass: 'pw', userdn: 'ou=people', token_policies: 'base', token_ttl: '1h' });
+    await api.post('auth/corp/config', { url: 'ldap://corp.example.com', case_sensitive_names: true });
+    await api.post('auth/ldap/groups/admins', { policies: 'admin,ops' });
+    await api.post('auth/ldap/groups/dev', { policies: 'dev' });
+    await api.post('auth/ldap/users/alice', { policies: 'dev', groups: 'admins,dev' });
+    await api.post('auth/ldap/users/bob', { groups: 'dev' });
+    await api.post('sys/mounts/pki', { type: 'pki', config: { allowed_managed_keys: ['hsm-key'] } });
+    mintedToken = await server.mintToken({ policies: ['default', 'reader'] });
+    await api.post(`${CONFIG}/nightly`, { interval: '24h', storage_type: 'local', path_prefix: join(dir, 'nightly'), local_max_space: 1_000_000 });
+    // The configuration that takes the snapshot, last: the snapshot holds every write above.
+    await api.post(`${CONFIG}/now`, { interval: 1, retain: 5, storage_type: 'local', path_prefix: dir, local_max_space: 10_000_000 });
+    original = await capture(api);
+    await waitFor('a snapshot', async () => (await readdir(dir)).some((f) => f.endsWith('.snap')));
+  } finally {
+    await server.close();
+  }
+  const first = (await readdir(dir)).filter((f) => f.endsWith('.snap')).sort()[0]!;
+  snapshotFile = join(dir, 'restore-me.snap');
+  await writeFile(snapshotFile, await readFile(join(dir, first)));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('restore from a snapshot', () => {
+  it('answers exactly as the snapshotted cluster, store entry by entry', async () => {
+    const server = await startTestServer({ restore: snapshotFile });
+    try {
+      const api = apiClient(server.clusters[0]!);
+      expect(await capture(api)).toEqual(original);
+      expect(original.groups).toHaveProperty('admins');
+      expect(original.users.alice.data).toEqual({ groups: 'admins,dev', policies: ['dev'] });
+      // Tokens live in the store: one made before the snapshot works after the restore.
+      const self = await apiClient(server.clusters[0]!, mintedToken).get('auth/token/lookup-self');
+      expect(self.status).toBe(200);
+      expect(self.body.data.policies).toEqual(['default', 'reader']);
+      // The restored schedule runs: its next snapshot holds exactly the restored entries.
+      const restored = decodeSnapshot(await readFile(snapshotFile));
+      const before = new Set(await readdir(dir));
+      const next = await waitFor('a snapshot of the restored cluster', async () => (await readdir(dir)).find((f) => f.endsWith('.snap') && !before.has(f)));
+      const again = decodeSnapshot(await readFile(join(dir, next)));
+      expect(again.entries).toEqual(restored.entries);
+      expect(again.header.index).toBeGreaterThanOrEqual(restored.header.index);
+      expect((await api.get(`${STATUS}/nightly`)).body.data.last_snapshot_error).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps the cluster its own identity', async () => {
+    const restored = decodeSnapshot(await readFile(snapshotFile));
+    const server = await startTestServer({ restore: snapshotFile, rootToken: 'restored-root' });
+    try {
+      const health = (await apiClient(server.clusters[0]!).get('sys/health')).body;
+      expect(health.cluster_id).not.toBe(restored.header.cluster_id);
+      expect(server.clusters[0]!.rootToken).toBe('restored-root');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses corrupt, truncated, foreign and missing files before starting anything', async () => {
+    const good = await readFile(snapshotFile);
+    const flipped = Buffer.from(good);
+    flipped[Math.floor(good.length / 2)] ^= 0x20;
+    const cases: Array<[string, Buffer | undefined, RegExp]> = [
+      ['flipped.snap', flipped, /cannot restore snapshot .*flipped\.snap: checksum mismatch/],
+      ['truncated.snap', good.subarray(0, good.length - 30), /cannot restore snapshot .*truncated\.snap: the checksum trailer is missing/],
+      ['foreign.snap', Buffer.from('hello'), /not a lockstep snapshot/],
+      ['missing.snap', undefined, /cannot read snapshot .*missing\.snap: no such file/],
+    ];
+    for (const [name, content, message] of cases) {
+      const file = join(dir, name);
+      if (content) await writeFile(file, content);
+      await expect(startServer({ port: 0, restore: file })).rejects.toThrow(message);
+    }
+    await expect(startServer({ port: 0, restore: { nowhere: snapshotFile } })).rejects.toThrow(/cannot restore into cluster "nowhere": no such cluster/);
+  });
+
+  it('replaces the state of a data directory, durably; a refused restore leaves it untouched', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lockstep-restore-data-'));
+    try {
+      const first = await startServer({ port: 0, dataDir });
+      const api1 = apiClient(first.clusters[0]!);
+      await enableLdap(api1);
+      await api1.post('auth/ldap/groups/other', { policies: 'x' });
+      await first.close();
+
+      const corrupt = join(dir, 'corrupt-for-data.snap');
+      await writeFile(corrupt, Buffer.concat([await readFile(snapshotFile), Buffer.from('x')]));
+      await expect(startServer({ port: 0, dataDir, restore: corrupt })).rejects.toThrow(/cannot restore snapshot/);
+      const untouched = await startServer({ port: 0, dataDir });
+      expect((await apiClient(untouched.clusters[0]!).get('auth/ldap/groups/other')).status).toBe(200);
+      await untouched.close();
+
+      const restored = await startServer({ port: 0, dataDir, restore: snapshotFile });
+      expect((await apiClient(restored.clusters[0]!).get('auth/ldap/groups/other')).status).toBe(404);
+      await restored.close();
+
+      const reopened = await startServer({ port: 0, dataDir });
+      try {
+        const api = apiClient(reopened.clusters[0]!);
+        expect((await api.get('auth/ldap/groups/other')).status).toBe(404);
+        expect(await capture(api)).toEqual(original);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('restores into the cluster named, the others start empty', async () => {
+    const server = await startServer({ port: 0, clusters: ['east', 'west'], restore: { west: snapshotFile } });
+    try {
+      const [east, west] = server.clusters.map((c) => apiClient(c));
+      expect(await capture(west!)).toEqual(original);
+      expect((await east!.get('auth/ldap/config')).status).toBe(404);
+      expect((await east!.list(CONFIG)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * `lockstep serve --restore` as a process: it serves the restored state, its restored schedule
+ * runs, and on SIGTERM it exits promptly (the snapshot timers do not hold it); a corrupt file
+ * makes it exit 1 with a one-line error (the built CLI) before listening.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
+import { apiClient, enableLdap, startTestServer } from '../helpers.js';
+import { buildServer } from '../support/build-server.js';
+import { CONFIG, waitFor } from './support.js';
+
+let build: { dir: string; serveScript: string };
+let dir: string;
+let snapshotFile: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lockstep-serve-restore-'));
+  const [built] = await Promise.all([buildServer(), makeSnapshot()]);
+  build = built;
+}, 180_000);
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+  if (build) await rm(build.dir, { recursive: true, force: true });
+});
+
+async function makeSnapshot(): Promise<void> {
+  const server = await startTestServer();
+  try {
+    const api = apiClient(server.clusters[0]!);
+    await enableLdap(api);
+    await api.post('auth/ldap/groups/ops', { policies: 'ops,audit' });
+    await api.post(`${CONFIG}/tick`, { interval: 1, retain: 3, storage_type: 'local', path_prefix: join(dir, 'out'), local_max_space: 10_000_000 });
+    const file = await waitFor('a snapshot', async () => (await readdir(join(dir, 'out')).catch(() => [])).find((f) => f.endsWith('.snap')));
+    snapshotFile = join(dir, 'source.snap');
+    await writeFile(snapshotFile, await readFile(join(dir, 'out', file)));
+  } finally {
+    await server.close();
+  }
+}
+
+function spawnServe(args: string[]) {
+  const child = spawn(process.execPath, [build.serveScript, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  return { child, lines, exited, stderr: () => stderr };
+}
+
+describe('serve --restore', () => {
+  it('serves the restored state, runs its schedule, and exits promptly on SIGTERM', async () => {
+    const { child, lines, exited, stderr } = spawnServe(['--restore', snapshotFile, '--token', 'cli-root']);
+    const { value: line } = await lines.next();
+    const m = /^cluster default: (\S+) root token: cli-root$/.exec(String(line));
+    expect(m, String(line) + stderr()).not.toBeNull();
+    const api = apiClient({ name: 'default', port: 0, baseUrl: m![1]!, rootToken: 'cli-root' });
+    expect((await api.get('auth/ldap/groups/ops')).body.data).toEqual({ policies: ['audit', 'ops'] });
+    expect((await api.list(CONFIG)).body.data.keys).toEqual(['tick']);
+    await waitFor('a snapshot by the restored schedule', () => stderr().includes('snapshot-auto tick: wrote '));
+
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - sent).toBeLessThan(5000);
+  });
+
+  it('does not start from a corrupt file', async () => {
+    const corrupt = join(dir, 'corrupt.snap');
+    const data = await readFile(snapshotFile);
+    data[60] ^= 0x01;
+    await writeFile(corrupt, data);
+    const { exited, stderr } = spawnServe(['--restore', corrupt]);
+    expect(await exited).not.toBe(0);
+    expect(stderr()).toMatch(/cannot restore snapshot .*corrupt\.snap: checksum mismatch/);
+  });
+
+  // The built CLI (`npm test` builds dist/ first).
+  it('the built CLI reports a corrupt file as one error line and exits 1', async () => {
+    const corrupt = join(dir, 'corrupt-cli.snap');
+    await writeFile(corrupt, Buffer.concat([await readFile(snapshotFile), Buffer.from('junk')]));
+    const res = await runCli(['serve', '--port', '0', '--restore', corrupt]);
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toMatch(/^error: cannot restore snapshot .*corrupt-cli\.snap: the checksum trailer is missing: the file is truncated or corrupt$/);
+    expect(res.stdout).toBe('');
+  });
+});
