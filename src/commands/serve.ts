@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { startServer, type RunningServer, type ServerOptions } from '../server/index.js';
+import { parseRestoreSpecs, startServer, type RunningServer, type ServerOptions } from '../server/index.js';
 
 export interface ServeFlags {
   port: number;
@@ -8,6 +8,15 @@ export interface ServeFlags {
   clusters: string[];
   token?: string;
   host: string;
+  /** `--restore [NAME=]FILE`, repeatable. */
+  restore?: string[];
+  /** `--kms-library NAME=PATH`, repeatable: kms_library stanzas for pkcs11 managed keys. */
+  kmsLibrary?: Record<string, string>;
+  /** Root key shares and threshold at a cluster's first start. */
+  keyShares?: number;
+  keyThreshold?: number;
+  /** Writes each cluster's address, root token and key shares as JSON (mode 0600). */
+  initOut?: string;
 }
 
 /** `lockstep serve`: runs the embedded server until SIGINT or SIGTERM. */
@@ -20,6 +29,19 @@ export function registerServe(program: Command): void {
     .option('--clusters <names>', 'comma-separated cluster names', parseNames, ['default'])
     .option('--token <token>', 'root token of every cluster (random otherwise)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--restore <[name=]file>',
+      'start a cluster (the first, or the one named) from a snapshot file; replaces its --data state (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--kms-library <name=path>',
+      'a kms_library stanza: PKCS#11 library that pkcs11 managed keys name by NAME (repeatable)',
+      parseKmsLibrary,
+    )
+    .option('--key-shares <n>', "root key shares made at a cluster's first start (default 1)", parseCount)
+    .option('--key-threshold <t>', 'shares that rebuild the root key (default 1 for one share, else a majority)', parseCount)
+    .option('--init-out <file>', "write each cluster's address, root token and root key shares as JSON (mode 0600)")
     .action(async (flags: ServeFlags) => {
       const server = await startServing(flags, (line) => process.stdout.write(line + '\n'));
       await untilSignal(['SIGINT', 'SIGTERM']);
@@ -36,9 +58,19 @@ export async function startServing(flags: ServeFlags, print: (line: string) => v
     dataDir: flags.data,
     rootToken: flags.token,
     log: (line) => process.stderr.write(line + '\n'),
+    restore: flags.restore?.length ? parseRestoreSpecs(flags.restore, flags.clusters) : undefined,
+    kmsLibraries: flags.kmsLibrary,
+    keyShares: flags.keyShares,
+    keyThreshold: flags.keyThreshold,
+    initOut: flags.initOut,
   };
   const server = await startServer(options);
   for (const c of server.clusters) print(`cluster ${c.name}: ${c.baseUrl} root token: ${c.rootToken}`);
+  // Like an initialisation: the root key shares are shown once, when they are made.
+  for (const c of server.clusters.filter((x) => x.initialised)) {
+    c.keyShares.forEach((share, i) => print(`cluster ${c.name}: key share ${i + 1} of ${c.keyShares.length}: ${share}`));
+    print(`cluster ${c.name}: key threshold: ${c.keyThreshold}`);
+  }
   return server;
 }
 
@@ -56,6 +88,24 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('not a port number');
   return port;
+}
+
+/** `NAME=PATH`, accumulated over repeated flags; a name given twice is an error. */
+export function parseKmsLibrary(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const eq = value.indexOf('=');
+  const name = eq > 0 ? value.slice(0, eq).trim() : '';
+  const path = eq > 0 ? value.slice(eq + 1).trim() : '';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name) || path === '') {
+    throw new InvalidArgumentError('expected NAME=PATH (NAME: letters, digits, "_", ".", "-")');
+  }
+  if (name in previous) throw new InvalidArgumentError(`kms_library "${name}" is given twice`);
+  return { ...previous, [name]: path };
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 255) throw new InvalidArgumentError('expected a whole number from 1 to 255');
+  return n;
 }
 
 function parseNames(value: string): string[] {

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './storage/atomic-file.js';
+import { newKeyMaterial, type KeyMaterial, type KeySplit } from './replication/root-key.js';
 import { newUuid, randomBase62 } from './util/random.js';
 
 /**
  * What makes a cluster itself, kept beside its store (not in it: the store's content is what
  * DR replication copies between clusters, while each keeps its own id and root token).
  */
-export interface ClusterIdentity {
+export interface ClusterIdentity extends KeyMaterial {
   cluster_id: string;
   root_token: string;
   created_at_ms: number;
@@ -19,11 +20,23 @@ export function newRootToken(): string {
   return `hvs.${randomBase62(24)}`;
 }
 
-/** Loads the identity under `dir` (creating it the first time); a given root token replaces the stored one. */
-export async function loadIdentity(dir: string | undefined, rootToken: string | undefined): Promise<ClusterIdentity> {
-  if (dir === undefined) {
-    return { cluster_id: newUuid(), root_token: rootToken ?? newRootToken(), created_at_ms: Date.now() };
-  }
+/**
+ * Loads the identity under `dir` (creating it the first time: `created`); a given root token
+ * replaces the stored one. The root key is made and split into shares (`keySplit`) at creation;
+ * an identity from before root keys gets one on its next start.
+ */
+export async function loadIdentity(
+  dir: string | undefined,
+  rootToken: string | undefined,
+  keySplit?: KeySplit,
+): Promise<ClusterIdentity & { created: boolean }> {
+  const fresh = (): ClusterIdentity => ({
+    cluster_id: newUuid(),
+    root_token: rootToken ?? newRootToken(),
+    created_at_ms: Date.now(),
+    ...newKeyMaterial(keySplit),
+  });
+  if (dir === undefined) return { ...fresh(), created: true };
   const file = join(dir, IDENTITY_FILE);
   let identity: ClusterIdentity | undefined;
   try {
@@ -31,10 +44,11 @@ export async function loadIdentity(dir: string | undefined, rootToken: string | 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  if (identity && (rootToken === undefined || rootToken === identity.root_token)) return identity;
+  const hasKey = identity?.root_key !== undefined;
+  if (identity && hasKey && (rootToken === undefined || rootToken === identity.root_token)) return { ...identity, created: false };
   const updated: ClusterIdentity = identity
-    ? { ...identity, root_token: rootToken! }
-    : { cluster_id: newUuid(), root_token: rootToken ?? newRootToken(), created_at_ms: Date.now() };
+    ? { ...identity, root_token: rootToken ?? identity.root_token, ...(hasKey ? {} : newKeyMaterial(keySplit)) }
+    : fresh();
   await writeFileAtomic(file, JSON.stringify(updated, null, 2) + '\n');
-  return updated;
+  return { ...updated, created: identity === undefined };
 }

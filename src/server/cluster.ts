@@ -1,11 +1,18 @@
 import { createServer as createHttpServer } from 'node:http';
+import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import { TokenStore } from './auth/token-store.js';
 import { loadIdentity } from './cluster-identity.js';
 import type { FaultInjector } from './faults.js';
 import { ListFront } from './http/list-front.js';
 import { createRequestListener } from './http/pipeline.js';
+import { apiOrigin } from './replication/api-origin.js';
+import { DrReplication } from './replication/dr-replication.js';
+import type { KeySplit } from './replication/root-key.js';
 import { resolveRoute } from './routes.js';
 import type { ClusterServices } from './services.js';
+import type { DecodedSnapshot } from './snapshots/format.js';
+import { restoreInto } from './snapshots/restore.js';
+import { SnapshotScheduler } from './snapshots/scheduler.js';
 import { lockDir, type DirLock } from './storage/dir-lock.js';
 import { KvStore } from './storage/kv-store.js';
 import { MountTable } from './sys/mount-table.js';
@@ -19,6 +26,12 @@ export interface ClusterOptions {
   dir?: string;
   /** Fixed root token; otherwise the stored one, or a new random one. */
   rootToken?: string;
+  /** A verified snapshot whose state replaces the store's before anything else reads it. */
+  restore?: DecodedSnapshot;
+  /** How managed keys reach their backends (managed-keys/options.ts). */
+  keyBackends?: KeyBackendOptions;
+  /** How the root key is split at the cluster's first start (default 1 share, threshold 1). */
+  keySplit?: KeySplit;
   faults: FaultInjector;
   log: (line: string) => void;
 }
@@ -35,23 +48,49 @@ export class Cluster implements ClusterServices {
     private readonly lock: DirLock | undefined,
     private front: ListFront | undefined = undefined,
     private listeningPort = 0,
-  ) {}
+  ) {
+    this.snapshots = new SnapshotScheduler(this);
+  }
+
+  /** Automated snapshots; started once the cluster listens, stopped by close(). */
+  readonly snapshots: SnapshotScheduler;
+
+  /** The root namespace; requests in other namespaces see a scoped view (namespaces/scope.ts). */
+  readonly namespace = '';
+
+  /** Set by start(). */
+  keyBackends: KeyBackendOptions = {};
+
+  /** DR replication; set by start(). */
+  dr: DrReplication | undefined = undefined;
+
+  /** The root key shares made at initialisation; `created`: that was this start. Set by start(). */
+  initialisation = { keyShares: [] as string[], keyThreshold: 0, created: false };
 
   static async start(opts: ClusterOptions): Promise<Cluster> {
     const lock = opts.dir === undefined ? undefined : await lockDir(opts.dir);
     let store: KvStore | undefined;
     try {
-      const identity = await loadIdentity(opts.dir, opts.rootToken);
+      const identity = await loadIdentity(opts.dir, opts.rootToken, opts.keySplit);
       const opened = await KvStore.open(opts.dir);
       store = opened.store;
       if (opened.droppedBytes > 0) {
         opts.log(`cluster ${opts.name}: ignored ${opened.droppedBytes} bytes of an incomplete last write in the store log`);
       }
+      if (opts.restore) await restoreInto(store, opts.restore);
       const mounts = new MountTable(store);
       await mounts.ensureDefaults();
       const tokens = new TokenStore(store, identity.root_token, identity.created_at_ms);
       const cluster = new Cluster(opts.name, identity.cluster_id, store, tokens, mounts, opts.log, lock);
+      cluster.keyBackends = opts.keyBackends ?? {};
+      cluster.initialisation = { keyShares: identity.key_shares, keyThreshold: identity.key_threshold, created: identity.created };
+      cluster.dr = await DrReplication.open(
+        { clusterName: opts.name, store, mounts, log: opts.log, dir: opts.dir, apiAddr: () => apiOrigin(opts.host, cluster.port) },
+        { root_key: identity.root_key, key_threshold: identity.key_threshold },
+      );
       await cluster.listen(opts);
+      cluster.dr.start();
+      cluster.snapshots.start();
       return cluster;
     } catch (err) {
       await store?.close();
@@ -73,6 +112,8 @@ export class Cluster implements ClusterServices {
 
   /** Stops serving, lets pending writes become durable, releases the data directory. */
   async close(): Promise<void> {
+    await this.dr?.close();
+    await this.snapshots.stop();
     await this.front?.close();
     this.front = undefined;
     await this.store.close();

@@ -8,8 +8,14 @@ import { SYSTEM_DEFAULT_TTL } from './auth/token-ttl.js';
 import type { TokenType } from './auth/token-store.js';
 import { Cluster } from './cluster.js';
 import { FaultInjector, type FaultRule } from './faults.js';
+import type { KeyBackendOptions } from '../adapters/kms/types.js';
+import { resolveKeyBackendOptions } from './managed-keys/options.js';
+import { loadRestores, type RestoreOption } from './snapshots/restore.js';
+import { writeInitOut } from './replication/init-out.js';
+import { defaultedKeySplit, keySplitProblem } from './replication/root-key.js';
 
 export type { FaultRule } from './faults.js';
+export { parseRestoreSpecs, type RestoreOption } from './snapshots/restore.js';
 
 export interface ServerOptions {
   /** Cluster names (default ['default']). */
@@ -24,6 +30,24 @@ export interface ServerOptions {
   rootToken?: string;
   /** Receives operational log lines (never request bodies). */
   log?: (line: string) => void;
+  /**
+   * Start from snapshots: a file for the first cluster, or files by cluster name. Each is
+   * verified before any cluster starts; its state replaces the cluster's (also under dataDir).
+   */
+  restore?: RestoreOption;
+  /** kms_library stanzas, NAME → PATH (`serve --kms-library NAME=PATH`), for pkcs11 managed keys. */
+  kmsLibraries?: Record<string, string>;
+  /**
+   * How managed keys reach their backends (endpoint overrides, extra CAs, environment for the
+   * spec's PROVA_/PROVC_ fallbacks); default: from the process environment (managed-keys/options.ts).
+   */
+  keyBackends?: KeyBackendOptions;
+  /** Root key shares made at a cluster's first start (default 1). */
+  keyShares?: number;
+  /** Shares that rebuild the root key (default 1; at least 2 when there are several shares). */
+  keyThreshold?: number;
+  /** Writes each cluster's address, root token and root key shares here as JSON (mode 0600). */
+  initOut?: string;
 }
 
 export interface RunningCluster {
@@ -32,6 +56,11 @@ export interface RunningCluster {
   /** http://<host>:<port>/v1 */
   baseUrl: string;
   rootToken: string;
+  /** The root key shares (hex) made when the cluster was initialised; DR secondaries use their primary's. */
+  keyShares: string[];
+  keyThreshold: number;
+  /** Initialised by this start (`serve` shows the shares only then). */
+  initialised: boolean;
 }
 
 /** A token to create directly (tests): not reachable over HTTP. */
@@ -70,6 +99,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const firstPort = opts.port ?? 0;
   const log = opts.log ?? (() => undefined);
   const faults = new FaultInjector();
+  const restores = await loadRestores(opts.restore, names);
+  const keyBackends = resolveKeyBackendOptions(opts);
+  const keySplit = defaultedKeySplit(opts.keyShares, opts.keyThreshold);
+  const splitProblem = keySplitProblem(keySplit);
+  if (splitProblem) throw new Error(`invalid key shares: ${splitProblem}`);
   const started: Cluster[] = [];
   try {
     for (const [i, name] of names.entries()) {
@@ -80,6 +114,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
           port: firstPort === 0 ? 0 : firstPort + i,
           dir: opts.dataDir === undefined ? undefined : join(opts.dataDir, name),
           rootToken: opts.rootToken,
+          restore: restores.get(name),
+          keyBackends,
+          keySplit,
           faults,
           log,
         }),
@@ -92,13 +129,25 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   let closing: Promise<void> | undefined;
+  const clusters: RunningCluster[] = started.map((c) => ({
+    name: c.name,
+    port: c.port,
+    baseUrl: `http://${urlHost}:${c.port}/v1`,
+    rootToken: c.rootToken,
+    keyShares: c.initialisation.keyShares,
+    keyThreshold: c.initialisation.keyThreshold,
+    initialised: c.initialisation.created,
+  }));
+  if (opts.initOut !== undefined) {
+    try {
+      await writeInitOut(opts.initOut, clusters);
+    } catch (err) {
+      await Promise.all(started.map((c) => c.close()));
+      throw err;
+    }
+  }
   return {
-    clusters: started.map((c) => ({
-      name: c.name,
-      port: c.port,
-      baseUrl: `http://${urlHost}:${c.port}/v1`,
-      rootToken: c.rootToken,
-    })),
+    clusters,
     injectFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     mintToken: async (options) => {

@@ -2,23 +2,44 @@ import { tokenRouter } from './auth/token-routes.js';
 import type { ResolvedRoute } from './http/pipeline.js';
 import { Router } from './http/router.js';
 import { ldapRouter } from './ldap/routes.js';
+import { managedKeyRoutes } from './managed-keys/routes.js';
+import { splitNamespace } from './namespaces/path.js';
+import { namespaceServices } from './namespaces/scope.js';
+import { drReplicationRoutes } from './replication/routes.js';
 import type { ClusterServices } from './services.js';
+import { snapshotAutoRoutes } from './snapshots/routes.js';
 import { authMethodRoutes } from './sys/auth-routes.js';
 import { healthRoute } from './sys/health.js';
 import { mountRoutes } from './sys/mounts-routes.js';
 
-const sysRouter = new Router([healthRoute, ...authMethodRoutes, ...mountRoutes]);
+const sysRouter = new Router([healthRoute, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
+
+/** What a namespace other than the root serves: its own auth methods, mounts and managed keys. */
+const namespaceRouter = new Router([...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
 
 /** The router of each auth method type; an auth mount's paths are matched relative to it. */
 const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ldap: ldapRouter };
 
-/** Finds what serves `path` (after /v1/): a sys route, or a route of the auth mount it falls in. */
+/**
+ * Finds what serves `path` (after /v1/): a sys route, or a route of the auth mount it falls in.
+ * A namespace prefix (`team-a/sys/...`) is routed inside that namespace, whose handlers get
+ * the namespace's view of the cluster.
+ */
 export function resolveRoute(cluster: ClusterServices, path: string): ResolvedRoute | undefined {
+  const split = splitNamespace(path);
+  if (!split) return undefined;
+  if (split.namespace === '') return resolveIn(cluster, path, sysRouter);
+  const services = namespaceServices(cluster, split.namespace);
+  const match = resolveIn(services, split.rest, namespaceRouter);
+  return match && { ...match, services };
+}
+
+function resolveIn(cluster: ClusterServices, path: string, router: Router): ResolvedRoute | undefined {
   if (path.startsWith('auth/')) {
     const found = cluster.mounts.resolveAuth(path.slice('auth/'.length));
     if (!found) return undefined;
     const match = AUTH_METHOD_ROUTERS[found.mount.type]?.match(found.rest);
     return match && { ...match, mount: found.mount };
   }
-  return sysRouter.match(path);
+  return router.match(path);
 }

@@ -1,4 +1,7 @@
+import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import type { TokenStore } from './auth/token-store.js';
+import type { DrReplication } from './replication/dr-replication.js';
+import type { SnapshotScheduler } from './snapshots/scheduler.js';
 import type { KvStore } from './storage/kv-store.js';
 import type { MountTable } from './sys/mount-table.js';
 
@@ -10,5 +13,13 @@ export interface ClusterServices {
   readonly store: KvStore;
   readonly tokens: TokenStore;
   readonly mounts: MountTable;
+  /** The namespace of the request: '' for the root; handlers of a namespace get its own `mounts` (namespaces/scope.ts). */
+  readonly namespace: string;
+  /** How managed keys reach their backends (kms_library stanzas, endpoint overrides). */
+  readonly keyBackends: KeyBackendOptions;
   readonly log: (line: string) => void;
+  /** Automated snapshots: schedules and their status. */
+  readonly snapshots: SnapshotScheduler;
+  /** DR replication (root namespace only; absent in test doubles). */
+  readonly dr?: DrReplication;
 }

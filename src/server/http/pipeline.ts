@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TokenUsedUp, type Caller } from '../auth/token-store.js';
 import type { FaultInjector } from '../faults.js';
+import { withNamespaceHeader } from '../namespaces/path.js';
+import { DR_SECONDARY_REFUSAL } from '../replication/gate.js';
 import type { ClusterServices } from '../services.js';
 import type { MountEntry } from '../sys/mount-table.js';
 import { normaliseAddress } from '../util/cidr.js';
@@ -13,6 +15,8 @@ import type { Operation, RouteMatch } from './router.js';
 
 export interface ResolvedRoute extends RouteMatch {
   mount?: MountEntry;
+  /** The cluster as the handler sees it in a namespace other than the root (namespaces/scope.ts). */
+  services?: ClusterServices;
 }
 
 export interface PipelineDeps {
@@ -55,8 +59,11 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   if (fault) return sendErrors(res, fault.status, fault.errors);
 
   const body: JsonObject = operation === 'update' ? await readJsonBody(req) : {};
-  const resolved = deps.resolve(path);
-  const access = resolved?.route.access ?? 'root';
+  const resolved = deps.resolve(withNamespaceHeader(path, req.headers['x-vault-namespace']));
+  // A DR secondary refuses all but its DR endpoints, which its operation token authorises.
+  const gate = cluster.dr?.gate(path) ?? 'normal';
+  if (gate === 'refuse') return sendErrors(res, 400, [DR_SECONDARY_REFUSAL]);
+  const access = gate === 'open' ? 'public' : (resolved?.route.access ?? 'root');
   const clientAddress = normaliseAddress(req.socket.remoteAddress ?? '');
   let caller: Caller | undefined;
   if (access !== 'public') {
@@ -69,7 +76,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   if (caller) caller = await cluster.tokens.use(caller);
 
   const reply = await handler({
-    cluster,
+    cluster: resolved.services ?? cluster,
     operation,
     path,
     params: resolved.params,

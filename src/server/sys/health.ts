@@ -15,7 +15,7 @@ export const healthRoute: Route = {
         standby: false,
         performance_standby: false,
         replication_performance_mode: 'disabled',
-        replication_dr_mode: 'disabled',
+        replication_dr_mode: cluster.dr?.mode ?? 'disabled',
         server_time_utc: Math.floor(Date.now() / 1000),
         version: EMULATED_VERSION,
         enterprise: true,

@@ -52,23 +52,38 @@ const DEFAULT_MOUNTS: Array<NewMount & { kind: MountKind; path: string }> = [
 /** Built-in mounts that cannot be removed or mounted twice. */
 const RESERVED_TYPES = new Set(['token', 'cubbyhole', 'identity', 'system']);
 
+/** Where a namespace's tables live; the root namespace's are `core/auth` and `core/mounts`. */
+export interface MountTableScope {
+  /** Prefix of the table keys: '' for the root namespace. */
+  keyPrefix: string;
+  /** The table of a namespace nothing was written to yet (see namespaces/); default empty. */
+  initial?: (kind: MountKind) => MountEntry[];
+}
+
 /** The mount tables, kept in the store (`core/auth`, `core/mounts`) like the service does. */
 export class MountTable {
-  constructor(private readonly store: KvStore) {}
+  constructor(
+    private readonly store: KvStore,
+    private readonly scope: MountTableScope = { keyPrefix: '' },
+  ) {}
+
+  private tableKey(kind: MountKind): string {
+    return this.scope.keyPrefix + TABLE_KEYS[kind];
+  }
 
   /** Writes the default tables into a store that has none (a new cluster). */
   async ensureDefaults(): Promise<void> {
     const ops: StoreOp[] = [];
     for (const kind of ['auth', 'secret'] as const) {
-      if (this.store.get(TABLE_KEYS[kind]) !== undefined) continue;
+      if (this.store.get(this.tableKey(kind)) !== undefined) continue;
       const entries = DEFAULT_MOUNTS.filter((m) => m.kind === kind).map((m) => newEntry(kind, m.path, m));
-      ops.push({ key: TABLE_KEYS[kind], value: entries as unknown as JsonObject[] });
+      ops.push({ key: this.tableKey(kind), value: entries as unknown as JsonObject[] });
     }
     if (ops.length > 0) await this.store.write(ops);
   }
 
   list(kind: MountKind): MountEntry[] {
-    return (this.store.get(TABLE_KEYS[kind]) as MountEntry[] | undefined) ?? [];
+    return (this.store.get(this.tableKey(kind)) as MountEntry[] | undefined) ?? this.scope.initial?.(kind) ?? [];
   }
 
   /** Exact lookup; `path` with or without the trailing slash. */
@@ -95,7 +110,7 @@ export class MountTable {
     const clash = entries.find((m) => normalised.startsWith(m.path) || m.path.startsWith(normalised));
     if (clash) throw badRequest(`path is already in use at ${clash.path}`);
     const entry = newEntry(kind, normalised, spec);
-    await this.store.put(TABLE_KEYS[kind], [...entries, entry] as unknown as JsonObject[]);
+    await this.store.put(this.tableKey(kind), [...entries, entry] as unknown as JsonObject[]);
     return entry;
   }
 
@@ -110,7 +125,7 @@ export class MountTable {
     if (RESERVED_TYPES.has(entry.type)) throw badRequest(`cannot unmount "${entry.path}"`);
     const remaining = entries.filter((m) => m !== entry);
     const dataOps = this.store.keysUnder(storagePrefix(entry)).map((key): StoreOp => ({ key, value: null }));
-    await this.store.write([{ key: TABLE_KEYS[kind], value: remaining as unknown as JsonObject[] }, ...dataOps, ...alsoRemove(entry)]);
+    await this.store.write([{ key: this.tableKey(kind), value: remaining as unknown as JsonObject[] }, ...dataOps, ...alsoRemove(entry)]);
   }
 
   async tune(kind: MountKind, path: string, change: (entry: MountEntry) => MountEntry): Promise<void> {
@@ -118,7 +133,7 @@ export class MountTable {
     const entry = entries.find((m) => m.path === normalisePath(path));
     if (!entry) throw badRequest(`cannot tune non-existent mount: ${normalisePath(path)}`);
     const updated = entries.map((m) => (m === entry ? change(m) : m));
-    await this.store.put(TABLE_KEYS[kind], updated as unknown as JsonObject[]);
+    await this.store.put(this.tableKey(kind), updated as unknown as JsonObject[]);
   }
 }
 
