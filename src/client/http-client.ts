@@ -1,0 +1,263 @@
+import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
+import type { ClusterTarget } from '../core/cluster.js';
+import type { JsonObject } from '../core/json.js';
+import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secret.js';
+import { ApiError, TransportError } from './errors.js';
+import type { ConcurrencyLimiter } from './limiter.js';
+import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
+import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
+import { createEndpoint, sendOnce, TIMEOUT_CODE, type Endpoint, type RawResponse } from './transport.js';
+import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions } from './types.js';
+
+export interface ClientOptions {
+  /** Shared by every client of one command: bounds requests in flight across all clusters. */
+  limiter: ConcurrencyLimiter;
+  /** Per attempt, for the whole exchange. Default 30000. */
+  timeoutMs?: number;
+  /** Further attempts after the first, for idempotent calls only. Default 4. */
+  retries?: number;
+  userAgent?: string;
+  /** Backoff timings (tests shorten them). */
+  backoff?: Partial<BackoffPolicy>;
+}
+
+/** A ClusterClient that owns sockets: `close()` ends its idle keep-alive connections. */
+export interface HttpClusterClient extends ClusterClient {
+  close(): void;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 4;
+export const DEFAULT_USER_AGENT = 'lockstep/0.1';
+
+export function createClusterClient(target: ClusterTarget, opts: ClientOptions): HttpClusterClient {
+  return new HttpClient(target, opts);
+}
+
+/** Path and query that are already safe to put in a request line. */
+const SAFE_PATH = /^[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/;
+
+/** Node error codes worth another attempt: the connection failed, not the request. */
+const RETRYABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  TIMEOUT_CODE,
+]);
+
+class HttpClient implements HttpClusterClient {
+  readonly cluster: string;
+  readonly baseUrl: string;
+  readonly #token: Secret;
+  readonly #limiter: ConcurrencyLimiter;
+  readonly #endpoint: Endpoint;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #userAgent: string;
+  readonly #backoff: BackoffPolicy;
+  #requestCount = 0;
+
+  constructor(target: ClusterTarget, opts: ClientOptions) {
+    this.cluster = target.name;
+    this.baseUrl = target.address.replace(/\/+$/, '');
+    let url: URL;
+    try {
+      url = new URL(this.baseUrl);
+    } catch {
+      throw new Error(`cluster ${target.name}: address ${JSON.stringify(this.baseUrl)} is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new Error(`cluster ${target.name}: address ${this.baseUrl} must start with http:// or https://`);
+    }
+    if (url.username || url.password || url.search || url.hash) {
+      throw new Error(`cluster ${target.name}: address must be a plain base URL (no credentials, query or fragment)`);
+    }
+    this.#token = target.token;
+    this.#limiter = opts.limiter;
+    this.#endpoint = createEndpoint(url, target, opts.limiter.size);
+    this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retries = opts.retries ?? DEFAULT_RETRIES;
+    this.#userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
+    this.#backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+  }
+
+  get requestCount(): number {
+    return this.#requestCount;
+  }
+
+  close(): void {
+    this.#endpoint.agent.destroy();
+  }
+
+  async read(path: string): Promise<JsonObject | null> {
+    const res = await this.request('GET', path, { okStatuses: [404] });
+    if (res.status === 404) return null;
+    return res.data ?? {};
+  }
+
+  async list(path: string): Promise<string[]> {
+    const res = await this.request('LIST', path, { okStatuses: [404] });
+    if (res.status === 404) return [];
+    const keys = res.data?.keys;
+    if (!isStringArray(keys)) {
+      throw this.#unexpected('LIST', this.#url(path), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
+    }
+    return keys;
+  }
+
+  write(path: string, body: unknown, opts: { idempotent?: boolean } = {}): Promise<ApiResponse> {
+    return this.request('POST', path, { body, idempotent: opts.idempotent });
+  }
+
+  async delete(path: string): Promise<void> {
+    await this.request('DELETE', path, { okStatuses: [404] });
+  }
+
+  async request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    const idempotent = opts.idempotent ?? method !== 'POST';
+    const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
+    const payload = opts.body === undefined ? undefined : JSON.stringify(revealDeep(opts.body));
+    // LIST goes as GET ?list=true: Node's HTTP stack (and some proxies) reject the LIST method.
+    const wireMethod = method === 'LIST' ? 'GET' : method;
+    const requestPath = this.#requestPath(path, method === 'LIST');
+    // Built when the slot is granted, so thousands of queued requests hold little memory.
+    const send = (): Promise<RawResponse> => {
+      this.#requestCount++;
+      return sendOnce(this.#endpoint, wireMethod, requestPath, this.#headers(opts.anonymous, payload), payload, timeoutMs);
+    };
+    // Texts to scrub from any message built from an answer: a server may echo what it was sent.
+    const secrets = (): string[] => [this.#token.reveal(), ...collectSecretTexts(opts.body)];
+
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = idempotent && attempt < this.#retries;
+      let raw: RawResponse;
+      try {
+        // The slot is held for one attempt only, never while sleeping between attempts.
+        raw = await this.#limiter.run(send);
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (canRetry && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
+          await sleep(backoffDelay(attempt, this.#backoff));
+          continue;
+        }
+        throw this.#transportError(method, path, err, attempt + 1, secrets());
+      }
+      const accepted = (raw.status >= 200 && raw.status < 300) || (opts.okStatuses?.includes(raw.status) ?? false);
+      if (!accepted && canRetry && isRetryableStatus(raw.status)) {
+        const retryAfter = parseRetryAfter(headerText(raw.headers['retry-after']), this.#backoff.maxRetryAfterMs);
+        await sleep(retryAfter ?? backoffDelay(attempt, this.#backoff));
+        continue;
+      }
+      return this.#answer(method, path, raw, accepted, attempt + 1, secrets);
+    }
+  }
+
+  /** Turns a received answer into an ApiResponse, or the ApiError it stands for. */
+  #answer(method: HttpMethod, path: string, raw: RawResponse, accepted: boolean, attempts: number, lazySecrets: () => string[]): ApiResponse {
+    const parsed = parseBody(raw.text);
+    if (!accepted) {
+      const url = this.#url(path);
+      const secrets = lazySecrets();
+      const errors = 'body' in parsed ? errorsOf(parsed.body).map((e) => scrub(e, secrets)) : [];
+      let detail = errors.join('; ');
+      if ('problem' in parsed) detail = snippet(raw.text);
+      const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+      const message = scrub(`${method} ${url}: ${statusLine(raw.status)}${detail ? `: ${detail}` : ''}${suffix}`, secrets);
+      throw new ApiError({ cluster: this.cluster, method, url, status: raw.status, errors, message });
+    }
+    const success = raw.status >= 200 && raw.status < 300;
+    if ('problem' in parsed) {
+      // A non-2xx status the caller accepts (a 404 on a read) needs no readable body.
+      if (!success) return { status: raw.status, data: null, auth: null, warnings: [], body: null };
+      throw this.#unexpected(method, this.#url(path), raw.status, parsed.problem, lazySecrets());
+    }
+    const response = toApiResponse(raw.status, parsed.body);
+    if ('problem' in response) throw this.#unexpected(method, this.#url(path), raw.status, response.problem, lazySecrets());
+    return response;
+  }
+
+  #unexpected(method: string, url: string, status: number, problem: string, secrets: string[]): ApiError {
+    const message = scrub(`${method} ${url}: ${statusLine(status)}: unexpected response: ${problem}`, secrets);
+    return new ApiError({ cluster: this.cluster, method, url, status, errors: [], message });
+  }
+
+  #transportError(method: HttpMethod, path: string, err: unknown, attempts: number, secrets: string[]): TransportError {
+    const code = typeof (err as { code?: unknown }).code === 'string' ? ((err as { code: string }).code) : undefined;
+    const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err));
+    const tries = attempts > 1 ? `, ${attempts} attempts` : '';
+    const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}: ${reason} (${method} ${stripQuery(path)}${tries})`, secrets);
+    return new TransportError({ cluster: this.cluster, method, url: this.#url(path), code, attempts, message });
+  }
+
+  #headers(anonymous: boolean | undefined, payload: string | undefined): OutgoingHttpHeaders {
+    const headers: OutgoingHttpHeaders = { 'User-Agent': this.#userAgent };
+    if (!anonymous) headers['X-Vault-Token'] = this.#token.reveal();
+    if (payload !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(payload);
+    }
+    return headers;
+  }
+
+  /** What goes in the request line: base path + the path, segments encoded when needed. */
+  #requestPath(path: string, list: boolean): string {
+    const q = path.indexOf('?');
+    let rel = q < 0 ? path : path.slice(0, q);
+    let query = q < 0 ? '' : path.slice(q + 1);
+    rel = rel.replace(/^\/+/, '');
+    if (!SAFE_PATH.test(rel)) rel = rel.split('/').map(encodeURIComponent).join('/');
+    if (list) query = query ? `${query}&list=true` : 'list=true';
+    return `${this.#endpoint.basePath}/${rel}${query ? `?${query}` : ''}`;
+  }
+
+  /** The URL shown in messages: base URL + path (never the token, which travels in a header). */
+  #url(path: string): string {
+    return `${this.baseUrl}/${stripQuery(path).replace(/^\/+/, '')}`;
+  }
+}
+
+function statusLine(status: number): string {
+  const text = STATUS_CODES[status];
+  return text ? `${status} ${text}` : String(status);
+}
+
+function stripQuery(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A short reason in plain words; never a stack trace. */
+export function describeTransportFailure(code: string | undefined, message: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'connection closed by the server';
+    case 'ENOTFOUND':
+      return 'host not found';
+    case 'EAI_AGAIN':
+      return 'host name lookup failed (temporary)';
+    case 'EHOSTUNREACH':
+      return 'host unreachable';
+    case 'ENETUNREACH':
+      return 'network unreachable';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    case TIMEOUT_CODE:
+      return message;
+  }
+  if (code !== undefined && /CERT|SSL|TLS|EPROTO|ISSUER|SIGNATURE|HOSTNAME/.test(code)) {
+    return `TLS failure: ${message} (check caCert, or set insecureSkipVerify for a test server)`;
+  }
+  return code ? `${message} (${code})` : message;
+}

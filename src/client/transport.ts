@@ -1,0 +1,99 @@
+import type { IncomingHttpHeaders, RequestOptions } from 'node:http';
+import * as http from 'node:http';
+import * as https from 'node:https';
+
+/** One answer as received: status, headers and the body text. */
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** Code of the error a request fails with when it gets no full answer in time. */
+export const TIMEOUT_CODE = 'LOCKSTEP_TIMEOUT';
+
+export type RequestFn = (options: RequestOptions, callback: (res: http.IncomingMessage) => void) => http.ClientRequest;
+
+export interface Endpoint {
+  request: RequestFn;
+  agent: http.Agent;
+  hostname: string;
+  port: number;
+  /** Path of the base URL, e.g. `/v1` (no trailing slash). */
+  basePath: string;
+}
+
+/**
+ * A keep-alive endpoint for one base URL. One Agent per client, never per request: sockets are
+ * reused across requests, and `maxSockets` matches the limiter so no request waits on a socket
+ * while holding a slot.
+ */
+export function createEndpoint(
+  baseUrl: URL,
+  tls: { caCert?: string; insecureSkipVerify: boolean },
+  maxSockets: number,
+): Endpoint {
+  const secure = baseUrl.protocol === 'https:';
+  const agentOptions = { keepAlive: true, maxSockets, scheduling: 'lifo' as const };
+  const agent = secure
+    ? new https.Agent({ ...agentOptions, ca: tls.caCert, rejectUnauthorized: !tls.insecureSkipVerify })
+    : new http.Agent(agentOptions);
+  return {
+    request: secure ? https.request : http.request,
+    agent,
+    // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
+    hostname: baseUrl.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: baseUrl.port ? Number(baseUrl.port) : secure ? 443 : 80,
+    basePath: baseUrl.pathname.replace(/\/+$/, ''),
+  };
+}
+
+/**
+ * Sends one request and reads the whole answer. Rejects with Node's error (it has a `code`), or
+ * with code TIMEOUT_CODE when the full answer takes longer than `timeoutMs`.
+ */
+export function sendOnce(
+  endpoint: Endpoint,
+  method: string,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  payload: string | undefined,
+  timeoutMs: number,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (err: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(err);
+    };
+    const req = endpoint.request(
+      { hostname: endpoint.hostname, port: endpoint.port, path, method, headers, agent: endpoint.agent },
+      (res) => {
+        res.setEncoding('utf8');
+        let text = '';
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        });
+        // Also how a connection closed in the middle of the body shows (ECONNRESET "aborted").
+        res.on('error', fail);
+      },
+    );
+    // A timer for the whole exchange (connect, send, wait, read), not only socket idleness.
+    const timer = setTimeout(() => fail(withCode(new Error(`timed out after ${timeoutMs}ms`), TIMEOUT_CODE)), timeoutMs);
+    req.on('error', fail);
+    req.end(payload);
+  });
+}
+
+function withCode(err: Error, code: string): Error {
+  return Object.assign(err, { code });
+}

@@ -1,0 +1,86 @@
+import type { JsonObject, JsonValue } from '../core/json.js';
+import { summarise, type Action, type Change, type ChangeReason, type Plan, type PlanSummary } from '../core/plan.js';
+import { isSecret, REDACTED } from '../core/secret.js';
+
+/** `--format json`: the shape scripts rely on (contract section 4). */
+export interface JsonPlan {
+  formatVersion: number;
+  changes: JsonChange[];
+  unmanaged: Array<{ address: string; resourceType: string }>;
+  notes: Array<{ severity: 'info' | 'warning'; message: string; address?: string }>;
+  summary: PlanSummary;
+}
+
+export interface JsonChange {
+  address: string;
+  resourceType: string;
+  action: Action;
+  reason: ChangeReason;
+  before: JsonObject | null;
+  after: JsonObject | null;
+  changedFields: string[];
+  writeOnlyFields: string[];
+  sensitiveFields: string[];
+  destructive: boolean;
+  dependsOn: string[];
+  notes: string[];
+}
+
+/** The plan as one pretty-printed JSON object. No trailing newline. */
+export function renderPlanJson(plan: Plan): string {
+  return JSON.stringify(planToJson(plan), null, 2);
+}
+
+export function planToJson(plan: Plan): JsonPlan {
+  return {
+    formatVersion: plan.formatVersion,
+    changes: plan.changes.map(changeToJson),
+    unmanaged: plan.unmanaged.map((u) => ({ address: String(u.address), resourceType: u.resourceType })),
+    notes: plan.notes.map((n) => ({
+      severity: n.severity,
+      message: n.message,
+      ...(n.address ? { address: String(n.address) } : {}),
+    })),
+    summary: summarise(plan),
+  };
+}
+
+function changeToJson(c: Change): JsonChange {
+  const sensitive = new Set(c.sensitiveFields);
+  return {
+    address: String(c.address),
+    resourceType: c.resourceType,
+    action: c.action,
+    reason: c.reason,
+    before: redactObject(c.before, sensitive),
+    after: redactObject(c.after, sensitive),
+    changedFields: [...c.changedFields],
+    writeOnlyFields: [...c.writeOnlyFields],
+    sensitiveFields: [...c.sensitiveFields],
+    destructive: c.destructive,
+    dependsOn: c.dependsOn.map(String),
+    notes: [...c.notes],
+  };
+}
+
+/**
+ * A copy with sensitive fields as "(sensitive)" and any Secret (which a plan should never
+ * carry) replaced too. The plan is already redacted; this is the second lock on the door.
+ */
+function redactObject(obj: JsonObject | null, sensitive: ReadonlySet<string>): JsonObject | null {
+  if (obj === null) return null;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) {
+    out[k] = sensitive.has(k) && v !== null ? REDACTED : redactDeep(v);
+  }
+  return out;
+}
+
+function redactDeep(v: unknown): JsonValue {
+  if (isSecret(v)) return REDACTED;
+  if (Array.isArray(v)) return v.map(redactDeep);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactDeep(x)]));
+  }
+  return v as JsonValue;
+}

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TransportError } from '../../src/client/errors.js';
+import { envelope, json, startServer, type TestServer } from './server.js';
+import { caught, client, closeClients } from './support.js';
+
+let dir: string;
+let cert: string;
+let key: string;
+let otherCert: string;
+let server: TestServer;
+
+/** A self-signed certificate for 127.0.0.1 (it is its own CA). */
+function selfSigned(name: string): { cert: string; key: string } {
+  const keyFile = join(dir, `${name}.key`);
+  const certFile = join(dir, `${name}.pem`);
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile],
+    { stdio: 'ignore' },
+  );
+  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lockstep-tls-'));
+  ({ cert, key } = selfSigned('lockstep-test'));
+  otherCert = selfSigned('someone-else').cert;
+  server = await startServer((_req, res) => json(res, 200, envelope({ tls: true })), { key, cert });
+});
+
+afterEach(() => closeClients());
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('https', () => {
+  it('trusts the server through caCert', async () => {
+    const c = client(server.baseUrl, { caCert: cert });
+    expect(await c.read('x')).toEqual({ tls: true });
+    await Promise.all(Array.from({ length: 20 }, () => c.read('x')));
+  });
+
+  it('refuses an untrusted certificate with a clear TLS message, without retrying', async () => {
+    for (const caCert of [undefined, otherCert]) {
+      const c = client(server.baseUrl, { caCert });
+      const err = await caught(() => c.read('x'));
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err.message).toMatch(new RegExp(`^cannot reach east at ${server.baseUrl.replace(/[.]/g, '\\.')}: TLS failure: .*self.signed`));
+      expect(err.message).toContain('caCert');
+      expect((err as TransportError).attempts).toBe(1);
+    }
+  });
+
+  it('skips verification with insecureSkipVerify', async () => {
+    expect(await client(server.baseUrl, { insecureSkipVerify: true }).read('x')).toEqual({ tls: true });
+  });
+});
