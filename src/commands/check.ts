@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { kindByName } from '../kinds/registry.js';
 import type { CheckFinding } from '../kinds/kind.js';
+import { ClusterClientPool } from './clients.js';
 import { globalOptions } from './common-options.js';
 import type { Output } from './output.js';
 import { prepareOrFail } from './pipeline.js';
@@ -22,9 +23,11 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const out = output();
       const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: false, requireClusters: false }, out);
       const findings: CheckFinding[] = [];
+      // Only clusters complete enough to talk to are in the pool; kinds handle the others.
+      const clients = new ClusterClientPool(prepared.clusters, 16);
       for (const [name, state] of prepared.desired) {
         const kind = kindByName(name);
-        if (kind?.check) findings.push(...(await kind.check(state, { user: flags.user })));
+        if (kind?.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
       }
       out.out(flags.format === 'json' ? JSON.stringify({ formatVersion: 1, findings }, null, 2) : renderFindings(findings));
       exit(findings.some((f) => !f.ok) ? 1 : 0);

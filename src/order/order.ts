@@ -4,15 +4,18 @@ import type { Change } from '../core/plan.js';
 /**
  * Orders changes for execution: writes (create, update, transition) in dependency order, then
  * deletes in reverse address order, so children (users) go before what they name (groups).
- * Dependencies on objects that are not changing are dropped: they already exist. Pure.
- * Throws on a dependency cycle (a bug in a kind, never a user error).
+ * A delete that a write depends on (the first half of a replace) is ordered with the writes,
+ * before it. Dependencies on objects that are not changing are dropped: they already exist.
+ * Pure. Throws on a dependency cycle (a bug in a kind, never a user error).
  */
 export function orderChanges(changes: readonly Change[]): Change[] {
-  const writes = changes.filter((c) => c.action !== 'delete');
+  const neededByWrite = (d: Change): boolean =>
+    changes.some((c) => c.action !== 'delete' && c.dependsOn.some((a) => a.equals(d.address)));
+  const early = changes.filter((c) => c.action !== 'delete' || neededByWrite(c));
   const deletes = changes
-    .filter((c) => c.action === 'delete')
+    .filter((c) => !early.includes(c))
     .sort((a, b) => Address.compare(b.address, a.address));
-  return [...topological(writes), ...deletes].map((c) => ({ ...c, dependsOn: inPlanDeps(c, changes) }));
+  return [...topological(early), ...deletes].map((c) => ({ ...c, dependsOn: inPlanDeps(c, changes) }));
 }
 
 function inPlanDeps(c: Change, all: readonly Change[]): Address[] {

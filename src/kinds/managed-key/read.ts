@@ -1,0 +1,58 @@
+import type { Address } from '../../core/address.js';
+import { ABSENT, fingerprint } from '../../core/fingerprint.js';
+import type { JsonObject } from '../../core/json.js';
+import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
+import type { ClusterClient } from '../../client/types.js';
+import type { ClientPool } from '../kind.js';
+import { collectionAddress, keyAddress, locateKey, scopedPath, scopeKey, usersAddress, type KeyScope } from './addresses.js';
+import { keyAttrs } from './attrs.js';
+import { KEY_TYPES, MANAGED_KEY, MANAGED_KEY_USERS, type KeyType } from './types.js';
+import { keyUsers } from './users.js';
+
+/**
+ * Reads every namespace the desired keys live in: each type's keys in full (LIST, then one GET
+ * each, in parallel under the client's concurrency bound), and the mount tables (`sys/mounts`,
+ * `sys/auth`) whose allowed_managed_keys decide whether a key may be deleted.
+ */
+export async function readManagedKeys(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
+  const scopes = new Map<string, KeyScope>();
+  for (const r of desired.resources) {
+    const at = locateKey(r.address);
+    if (at) scopes.set(scopeKey(at), { cluster: at.cluster, namespace: at.namespace });
+  }
+  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  await Promise.all([...scopes.values()].map((scope) => readScope(scope, clients.get(scope.cluster), live)));
+  return live;
+}
+
+async function readScope(scope: KeyScope, client: ClusterClient, live: LiveState): Promise<void> {
+  await Promise.all([...KEY_TYPES.map((type) => readType(scope, type, client, live)), readUsers(scope, client, live)]);
+}
+
+async function readType(scope: KeyScope, type: KeyType, client: ClusterClient, live: LiveState): Promise<void> {
+  const collection = collectionAddress(scope, type);
+  const names = await client.list(collection.path);
+  live.fingerprints[collection.toString()] = fingerprint([...names].sort());
+  await Promise.all(
+    names.map(async (name) => {
+      const address = keyAddress(scope, type, name);
+      const data = await client.read(address.path);
+      if (data) push(live, { address, resourceType: MANAGED_KEY, attrs: keyAttrs(type, data) });
+      else record(live, address, null);
+    }),
+  );
+}
+
+async function readUsers(scope: KeyScope, client: ClusterClient, live: LiveState): Promise<void> {
+  const [mounts, auth] = await Promise.all([client.read(scopedPath(scope, 'sys/mounts')), client.read(scopedPath(scope, 'sys/auth'))]);
+  push(live, { address: usersAddress(scope), resourceType: MANAGED_KEY_USERS, attrs: keyUsers(mounts, auth) });
+}
+
+function push(live: LiveState, r: LiveResource): void {
+  live.resources.push(r);
+  record(live, r.address, r.attrs);
+}
+
+function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
+  live.fingerprints[address.toString()] = attrs === null ? ABSENT : fingerprint(attrs);
+}

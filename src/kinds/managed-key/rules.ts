@@ -1,0 +1,22 @@
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { ResolvedDocument } from '../../load/document.js';
+import type { KindContext } from '../kind.js';
+import { checkBackend } from './rules-backend.js';
+import { checkConfigValues } from './rules-fields.js';
+import { checkName, checkUniqueNames } from './rules-names.js';
+import { asManagedKeyDocuments } from './types.js';
+
+/**
+ * The spec's semantic rules over all ManagedKey documents (schema-valid, references resolved,
+ * placed): each problem is its own diagnostic at the offending value.
+ */
+export function validateManagedKeys(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, ctx: KindContext): void {
+  void ctx;
+  const keys = asManagedKeyDocuments(docs);
+  for (const doc of keys) {
+    checkName(doc, diags);
+    checkConfigValues(doc, diags);
+    checkBackend(doc, diags);
+  }
+  checkUniqueNames(keys, diags);
+}

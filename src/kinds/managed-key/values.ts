@@ -1,0 +1,63 @@
+/**
+ * Parsers for the value forms a managed key's fields accept. Pure; each takes manifest forms
+ * and the server's read forms alike and gives the one comparable form, or undefined when the
+ * value does not fit.
+ */
+
+/** YAML booleans and the texts the service parses as booleans (Go's strconv.ParseBool). */
+export function parseBoolText(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
+
+/** A whole number ≥ 0, given as a number or as its digits. */
+export function parseWhole(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value)) {
+    const n = Number(value.trim());
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** A decimal number kept as text (a slot id may exceed what a YAML integer shows well): its digits. */
+export function parseDecimal(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value)) return BigInt(value.trim()).toString();
+  return undefined;
+}
+
+/** `0x1041`, `0x00001041`, `0X1041` → `0x1041`. */
+export function parseMechanism(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^\s*0[xX]([0-9a-fA-F]{1,8})\s*$/.exec(value);
+  return m ? `0x${BigInt(`0x${m[1]!}`).toString(16)}` : undefined;
+}
+
+/** P256, P-256, p256 (and 384, 521) → P256; anything else undefined. */
+export function parseCurve(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^\s*p-?(256|384|521)\s*$/i.exec(value);
+  return m ? `P${m[1]!}` : undefined;
+}
+
+/** The items of a usages value: a comma string or a list of strings, trimmed, lower-cased (as the server does), empty ones dropped. */
+export function usageItems(value: unknown): string[] | undefined {
+  const raw = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : undefined)) : typeof value === 'string' ? [value] : undefined;
+  if (!raw || raw.some((v) => v === undefined)) return undefined;
+  return (raw as string[]).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+}
+
+/** Usages as compared: unique and sorted (the order carries no meaning). */
+export function normaliseUsages(value: unknown): string[] | undefined {
+  const items = usageItems(value);
+  return items && [...new Set(items)].sort();
+}
+
+/** Upper-cased, trimmed text. */
+export function parseUpper(value: unknown): string | undefined {
+  return typeof value === 'string' ? value.trim().toUpperCase() : undefined;
+}

@@ -1,0 +1,54 @@
+import type { Address } from '../../core/address.js';
+import { ABSENT, fingerprint } from '../../core/fingerprint.js';
+import type { JsonObject } from '../../core/json.js';
+import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
+import type { ClientPool } from '../kind.js';
+import { configAddress, scopeOfCollection, type SnapshotScope } from './addresses.js';
+import { snapshotAttrs } from './attrs.js';
+import { withSudoHint } from './sudo.js';
+import { SNAPSHOT_CONFIG } from './types.js';
+
+/**
+ * Reads every collection of snapshot configurations the desired state manages (LIST, then one
+ * GET each, in parallel under the client's concurrency bound), so unlisted ones can be shown as
+ * unmanaged or pruned. Credentials read back as "redacted" or not at all: they are left out.
+ */
+export async function readSnapshotPolicies(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
+  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  await Promise.all(
+    desired.collections.map(async (collection) => {
+      await readScope(scopeOfCollection(collection.address), collection.address, clients, live);
+    }),
+  );
+  // Desired configurations the server does not have: read and found missing.
+  for (const r of desired.resources) if (!(r.address.toString() in live.fingerprints)) record(live, r.address, null);
+  return live;
+}
+
+async function readScope(scope: SnapshotScope, collection: Address, clients: ClientPool, live: LiveState): Promise<void> {
+  const client = clients.get(scope.cluster);
+  const names = await withSudoHint(scope.cluster, () => client.list(collection.path));
+  live.fingerprints[collection.toString()] = fingerprint([...names].sort());
+  await Promise.all(
+    names.map(async (name) => {
+      const address = configAddress(scope, name);
+      const data = await withSudoHint(scope.cluster, () => client.read(address.path));
+      if (data) push(live, { address, resourceType: SNAPSHOT_CONFIG, attrs: liveAttrs(data) });
+      else record(live, address, null);
+    }),
+  );
+}
+
+/** A live configuration in the desired attrs' form. */
+export function liveAttrs(data: JsonObject): JsonObject {
+  return snapshotAttrs(data);
+}
+
+function push(live: LiveState, r: LiveResource): void {
+  live.resources.push(r);
+  record(live, r.address, r.attrs);
+}
+
+function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
+  live.fingerprints[address.toString()] = attrs === null ? ABSENT : fingerprint(attrs);
+}

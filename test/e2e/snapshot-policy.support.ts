@@ -1,0 +1,123 @@
+/**
+ * Helpers of test/e2e/snapshot-policy.test.ts: manifests, waiting, listing what the server's
+ * scheduler wrote to each kind of destination, and a `serve` child process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { stringify } from 'yaml';
+import type { Azurite } from '../support/azurite.js';
+import { ROOT } from '../support/cli.js';
+import type { S3rver } from '../support/s3rver.js';
+import type { FakeGcs } from '../fakes/gcs/server.js';
+
+export const SNAP = /^vault-snapshot-\d+\.snap$/;
+
+/** A SnapshotPolicy document (plus extra top-level fields such as prune). */
+export function policyYaml(name: string, config: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
+  return `# yaml-language-server: $schema=../../schemas/snapshot-policy.schema.json\n${stringify({ apiVersion: 'lockstep/v1', kind: 'SnapshotPolicy', name, ...extra, config })}`;
+}
+
+/** Polls `probe` until it returns a value other than undefined. */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Snapshot names (leaf names) at a destination, sorted. */
+export type Lister = () => Promise<string[]>;
+
+export function localLister(dir: string): Lister {
+  return async () => (await readdir(dir).catch(() => [] as string[])).filter((n) => SNAP.test(n)).sort();
+}
+
+export function s3Lister(s3: S3rver, prefix: string): Lister {
+  return async () => {
+    const client = s3.client();
+    try {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }));
+      return leaves(page.Contents?.map((o) => o.Key ?? '') ?? []);
+    } finally {
+      client.destroy();
+    }
+  };
+}
+
+export function blobLister(azurite: Azurite, prefix: string): Lister {
+  return async () => {
+    const names: string[] = [];
+    for await (const b of azurite.serviceClient().getContainerClient(azurite.container).listBlobsFlat({ prefix })) names.push(b.name);
+    return leaves(names);
+  };
+}
+
+export function gcsLister(gcs: FakeGcs, bucket: string, prefix: string): Lister {
+  return async () => leaves(gcs.objectNames(bucket).filter((n) => n.startsWith(prefix)));
+}
+
+function leaves(names: string[]): string[] {
+  return names.map((n) => n.slice(n.lastIndexOf('/') + 1)).filter((n) => SNAP.test(n)).sort();
+}
+
+/**
+ * Waits until the scheduler has written more than `retain + 1` distinct snapshots (so retention
+ * had to delete some), then until exactly `retain` remain; returns them. Never more than
+ * `retain + 1` may be seen at once (one new snapshot before its retention pass).
+ */
+export async function retentionSettles(list: Lister, retain: number): Promise<string[]> {
+  const seen = new Set<string>();
+  let most = 0;
+  await waitFor(async () => {
+    const names = await list();
+    names.forEach((n) => seen.add(n));
+    most = Math.max(most, names.length);
+    return seen.size >= retain + 2 ? true : undefined;
+  }, `${retain + 2} snapshots`, 30_000);
+  const settled = await waitFor(async () => {
+    const names = await list();
+    most = Math.max(most, names.length);
+    return names.length === retain ? names : undefined;
+  }, `exactly ${retain} snapshots`);
+  if (most > retain + 1) throw new Error(`saw ${most} snapshots at once with retain ${retain}`);
+  return settled;
+}
+
+export interface ServeProcess {
+  baseUrl: string;
+  stdout: () => string;
+  stop(): Promise<void>;
+}
+
+/** `node dist/cli.js serve --port 0 ...` as a child; resolves once it printed its base URL. */
+export async function startServe(args: string[]): Promise<ServeProcess> {
+  const child: ChildProcess = spawn(process.execPath, [`${ROOT}dist/cli.js`, 'serve', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    const baseUrl = await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${err}`);
+      return /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out)?.[1];
+    }, 'serve to print its address');
+    return { baseUrl, stdout: () => out + err, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
