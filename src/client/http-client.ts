@@ -50,6 +50,20 @@ const RETRYABLE_CODES = new Set([
   TIMEOUT_CODE,
 ]);
 
+const NOT_FOUND_OK: RequestOptions = Object.freeze({ okStatuses: Object.freeze([404]) as number[] });
+
+/** One request as prepared once and carried through its attempts. */
+interface Call {
+  method: HttpMethod;
+  path: string;
+  opts: RequestOptions;
+  wireMethod: string;
+  requestPath: string;
+  payload: string | undefined;
+  idempotent: boolean;
+  timeoutMs: number;
+}
+
 class HttpClient implements HttpClusterClient {
   readonly cluster: string;
   readonly baseUrl: string;
@@ -94,78 +108,104 @@ class HttpClient implements HttpClusterClient {
     this.#endpoint.agent.destroy();
   }
 
-  async read(path: string): Promise<JsonObject | null> {
-    const res = await this.request('GET', path, { okStatuses: [404] });
-    if (res.status === 404) return null;
-    return res.data ?? {};
+  // read/list/delete chain with .then rather than async frames: a plan may queue thousands of
+  // calls at once, and every suspended frame is memory the garbage collector walks.
+  read(path: string): Promise<JsonObject | null> {
+    return this.request('GET', path, NOT_FOUND_OK).then((res) => (res.status === 404 ? null : (res.data ?? {})));
   }
 
-  async list(path: string): Promise<string[]> {
-    const res = await this.request('LIST', path, { okStatuses: [404] });
-    if (res.status === 404) return [];
-    const keys = res.data?.keys;
-    if (!isStringArray(keys)) {
-      throw this.#unexpected('LIST', this.#url(path), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
-    }
-    return keys;
+  list(path: string): Promise<string[]> {
+    return this.request('LIST', path, NOT_FOUND_OK).then((res) => {
+      if (res.status === 404) return [];
+      const keys = res.data?.keys;
+      if (!isStringArray(keys)) {
+        throw this.#unexpected('LIST', this.#url(path), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
+      }
+      return keys;
+    });
   }
 
   write(path: string, body: unknown, opts: { idempotent?: boolean } = {}): Promise<ApiResponse> {
     return this.request('POST', path, { body, idempotent: opts.idempotent });
   }
 
-  async delete(path: string): Promise<void> {
-    await this.request('DELETE', path, { okStatuses: [404] });
+  delete(path: string): Promise<void> {
+    return this.request('DELETE', path, NOT_FOUND_OK).then(() => undefined);
   }
 
-  async request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
-    const idempotent = opts.idempotent ?? method !== 'POST';
-    const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
-    const payload = opts.body === undefined ? undefined : JSON.stringify(revealDeep(opts.body));
-    // LIST goes as GET ?list=true: Node's HTTP stack (and some proxies) reject the LIST method.
-    const wireMethod = method === 'LIST' ? 'GET' : method;
-    const requestPath = this.#requestPath(path, method === 'LIST');
-    // Built when the slot is granted, so thousands of queued requests hold little memory.
-    const send = (): Promise<RawResponse> => {
-      this.#requestCount++;
-      return sendOnce(this.#endpoint, wireMethod, requestPath, this.#headers(opts.anonymous, payload), payload, timeoutMs);
-    };
-    // Texts to scrub from any message built from an answer: a server may echo what it was sent.
-    const secrets = (): string[] => [this.#token.reveal(), ...collectSecretTexts(opts.body)];
-
-    for (let attempt = 0; ; attempt++) {
-      const canRetry = idempotent && attempt < this.#retries;
-      let raw: RawResponse;
-      try {
-        // The slot is held for one attempt only, never while sleeping between attempts.
-        raw = await this.#limiter.run(send);
-      } catch (err) {
-        const code = (err as { code?: unknown }).code;
-        if (canRetry && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
-          await sleep(backoffDelay(attempt, this.#backoff));
-          continue;
-        }
-        throw this.#transportError(method, path, err, attempt + 1, secrets());
-      }
-      const accepted = (raw.status >= 200 && raw.status < 300) || (opts.okStatuses?.includes(raw.status) ?? false);
-      if (!accepted && canRetry && isRetryableStatus(raw.status)) {
-        const retryAfter = parseRetryAfter(headerText(raw.headers['retry-after']), this.#backoff.maxRetryAfterMs);
-        await sleep(retryAfter ?? backoffDelay(attempt, this.#backoff));
-        continue;
-      }
-      return this.#answer(method, path, raw, accepted, attempt + 1, secrets);
+  request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    let call: Call;
+    try {
+      call = {
+        method,
+        path,
+        opts,
+        // LIST goes as GET ?list=true: Node's HTTP stack (and some proxies) reject the LIST method.
+        wireMethod: method === 'LIST' ? 'GET' : method,
+        requestPath: this.#requestPath(path, method === 'LIST'),
+        payload: opts.body === undefined ? undefined : JSON.stringify(revealDeep(opts.body)),
+        idempotent: opts.idempotent ?? method !== 'POST',
+        timeoutMs: opts.timeoutMs ?? this.#timeoutMs,
+      };
+    } catch (err) {
+      return Promise.reject(err);
     }
+    return this.#attempt(call, 0);
+  }
+
+  /** One attempt. The limiter slot is held for the exchange only, never while waiting to retry. */
+  #attempt(call: Call, attempt: number): Promise<ApiResponse> {
+    return this.#limiter.run(() => this.#send(call)).then(
+      (raw) => this.#onAnswer(call, raw, attempt),
+      (err: unknown) => this.#onFailure(call, err, attempt),
+    );
+  }
+
+  #send(call: Call): Promise<RawResponse> {
+    this.#requestCount++;
+    const headers = this.#headers(call.opts.anonymous, call.payload);
+    return sendOnce(this.#endpoint, call.wireMethod, call.requestPath, headers, call.payload, call.timeoutMs);
+  }
+
+  #onAnswer(call: Call, raw: RawResponse, attempt: number): ApiResponse | Promise<ApiResponse> {
+    const accepted = (raw.status >= 200 && raw.status < 300) || (call.opts.okStatuses?.includes(raw.status) ?? false);
+    if (!accepted && this.#mayRetry(call, attempt) && isRetryableStatus(raw.status)) {
+      const retryAfter = parseRetryAfter(headerText(raw.headers['retry-after']), this.#backoff.maxRetryAfterMs);
+      return this.#retry(call, attempt, retryAfter ?? backoffDelay(attempt, this.#backoff));
+    }
+    return this.#answer(call, raw, accepted, attempt + 1);
+  }
+
+  #onFailure(call: Call, err: unknown, attempt: number): Promise<ApiResponse> {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (this.#mayRetry(call, attempt) && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
+      return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));
+    }
+    throw this.#transportError(call, err, attempt + 1);
+  }
+
+  #mayRetry(call: Call, attempt: number): boolean {
+    return call.idempotent && attempt < this.#retries;
+  }
+
+  #retry(call: Call, attempt: number, delayMs: number): Promise<ApiResponse> {
+    return sleep(delayMs).then(() => this.#attempt(call, attempt + 1));
+  }
+
+  /** Texts to scrub from any message built from an answer: a server may echo what it was sent. */
+  #secrets(call: Call): string[] {
+    return [this.#token.reveal(), ...collectSecretTexts(call.opts.body)];
   }
 
   /** Turns a received answer into an ApiResponse, or the ApiError it stands for. */
-  #answer(method: HttpMethod, path: string, raw: RawResponse, accepted: boolean, attempts: number, lazySecrets: () => string[]): ApiResponse {
+  #answer(call: Call, raw: RawResponse, accepted: boolean, attempts: number): ApiResponse {
+    const { method, path } = call;
     const parsed = parseBody(raw.text);
     if (!accepted) {
       const url = this.#url(path);
-      const secrets = lazySecrets();
+      const secrets = this.#secrets(call);
       const errors = 'body' in parsed ? errorsOf(parsed.body).map((e) => scrub(e, secrets)) : [];
-      let detail = errors.join('; ');
-      if ('problem' in parsed) detail = snippet(raw.text);
+      const detail = 'problem' in parsed ? snippet(raw.text) : errors.join('; ');
       const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
       const message = scrub(`${method} ${url}: ${statusLine(raw.status)}${detail ? `: ${detail}` : ''}${suffix}`, secrets);
       throw new ApiError({ cluster: this.cluster, method, url, status: raw.status, errors, message });
@@ -174,10 +214,10 @@ class HttpClient implements HttpClusterClient {
     if ('problem' in parsed) {
       // A non-2xx status the caller accepts (a 404 on a read) needs no readable body.
       if (!success) return { status: raw.status, data: null, auth: null, warnings: [], body: null };
-      throw this.#unexpected(method, this.#url(path), raw.status, parsed.problem, lazySecrets());
+      throw this.#unexpected(method, this.#url(path), raw.status, parsed.problem, this.#secrets(call));
     }
     const response = toApiResponse(raw.status, parsed.body);
-    if ('problem' in response) throw this.#unexpected(method, this.#url(path), raw.status, response.problem, lazySecrets());
+    if ('problem' in response) throw this.#unexpected(method, this.#url(path), raw.status, response.problem, this.#secrets(call));
     return response;
   }
 
@@ -186,8 +226,11 @@ class HttpClient implements HttpClusterClient {
     return new ApiError({ cluster: this.cluster, method, url, status, errors: [], message });
   }
 
-  #transportError(method: HttpMethod, path: string, err: unknown, attempts: number, secrets: string[]): TransportError {
-    const code = typeof (err as { code?: unknown }).code === 'string' ? ((err as { code: string }).code) : undefined;
+  #transportError(call: Call, err: unknown, attempts: number): TransportError {
+    const { method, path } = call;
+    const secrets = this.#secrets(call);
+    const raw = (err as { code?: unknown } | null)?.code;
+    const code = typeof raw === 'string' ? raw : undefined;
     const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err));
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
     const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}: ${reason} (${method} ${stripQuery(path)}${tries})`, secrets);

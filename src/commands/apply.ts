@@ -78,11 +78,11 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
       concurrency: parseConcurrency(flags.concurrency),
       describeError: (err) => describeError(err, run.secretTexts),
       onEvent: (e) => {
-        if (e.type !== 'start') output.out(renderApplyProgress(e));
+        if (e.type !== 'start') output.out(renderApplyProgress(e, { color }));
       },
     },
   );
-  output.out(renderApplyReport(outcome));
+  output.out(renderApplyReport(outcome, { color }));
   return outcome.failed.length > 0 || outcome.notStarted.length > 0 ? 1 : 0;
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/client/errors.js';
+import { ApiError, TransportError } from '../../src/client/errors.js';
 import { createClusterClient } from '../../src/client/http-client.js';
 import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { Secret } from '../../src/core/secret.js';
@@ -88,6 +88,23 @@ describe('retries', () => {
     const elapsed = Date.now() - t0;
     expect(elapsed).toBeGreaterThanOrEqual(45);
     expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('retries a GET after a dropped connection, but not a POST', async () => {
+    let drops = 1;
+    const s = await startServer((_req, res) => {
+      if (drops-- > 0) return void res.socket?.destroy();
+      json(res, 200, envelope({ ok: true }));
+    });
+    servers.push(s);
+    const c = client(s.baseUrl);
+    expect(await c.read('x')).toEqual({ ok: true });
+    expect(s.seen).toHaveLength(2);
+    drops = 1;
+    const err = await caught(() => c.write('x', {}));
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.message).toBe(`cannot reach east at ${s.baseUrl}: connection closed by the server (POST x)`);
+    expect(s.seen).toHaveLength(3);
   });
 
   it('does not retry a status the caller accepts', async () => {
