@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { parseRestoreSpecs, startServer, type RunningServer, type ServerOptions } from '../server/index.js';
+// Types only: the server (and every SDK it loads) is imported when `serve` runs, so the other
+// commands do not pay seconds of start-up for it.
+import type { RunningServer, ServerOptions } from '../server/index.js';
 
 export interface ServeFlags {
   port: number;
@@ -51,6 +53,7 @@ export function registerServe(program: Command): void {
 
 /** Starts the clusters and prints, for each, its name, base URL and root token. */
 export async function startServing(flags: ServeFlags, print: (line: string) => void): Promise<RunningServer> {
+  const { parseRestoreSpecs, startServer } = await import('../server/index.js');
   const options: ServerOptions = {
     clusters: flags.clusters,
     port: flags.port,

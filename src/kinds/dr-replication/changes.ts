@@ -28,14 +28,16 @@ export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability, 
       ...(needsOperationToken(step) ? [OPERATION_TOKEN_FIELD] : []),
       ...(step.op === 'enable-secondary' || step.op === 'update-primary' ? [ACTIVATION_TOKEN_FIELD] : []),
     ].sort();
+    const beforeView = beforeOf(step, before);
+    const afterView = afterOf(step, after);
     const change: Change = {
       address: addresses[i]!,
       resourceType: DR_STEP,
       action: 'transition',
       reason: 'step',
-      before: beforeOf(step, before),
-      after: afterOf(step, after),
-      changedFields: [],
+      before: beforeView,
+      after: afterView,
+      changedFields: differingKeys(beforeView, afterView),
       writeOnlyFields: secretFields,
       sensitiveFields: secretFields,
       destructive: isDestructive(step),
@@ -95,4 +97,10 @@ function afterOf(step: Step, state: SimState): JsonObject {
 
 function nonEmpty(options: SecondaryOptions): JsonObject {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== ''));
+}
+
+/** The keys whose values differ between the step's before and after views (sorted). */
+function differingKeys(a: JsonObject, b: JsonObject): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
 }

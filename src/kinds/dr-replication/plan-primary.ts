@@ -33,7 +33,7 @@ export function planSplitBrain(b: SequenceBuilder, scope: SetScope): boolean {
   }
   b.note(
     'warning',
-    `${listNames(extra)} and ${desired} are all DR primaries (an old primary back after an unplanned failover?). ` +
+    `${listNames([...extra, desired])} are ${primaries.length === 2 ? 'both' : 'all'} DR primaries (an old primary back after an unplanned failover?). ` +
       `This plan only demotes ${listNames(extra)} so that ${desired} stays the one primary; ` +
       'writes made on a demoted primary since the failover are not kept. Plan again afterwards to reconnect it.',
   );
@@ -48,7 +48,11 @@ export function planPrimary(b: SequenceBuilder, scope: SetScope, set: DrSetAttrs
   const desired = b.cluster(set.primary);
   switch (desired.state) {
     case 'unreachable':
-      b.note('warning', `${set.primary}, the desired DR primary, is unreachable: no DR step of set ${set.name} can be planned until it is back`, set.primary);
+      // Refused, not an empty plan: "no changes" would claim a set lockstep cannot see is fine.
+      b.refuse(
+        `${set.primary}, the desired DR primary, is unreachable: nothing of set ${set.name} can be planned or checked until it is back. ` +
+          `If it is lost, fail over: make a reachable secondary the primary in the manifest and plan with --allow-unreachable-primary`,
+      );
       return false;
     case 'primary':
       return true;
@@ -103,7 +107,7 @@ function planFailover(
     }
     b.note(
       'warning',
-      `${target} is promoted while ${listNames(gone)} ${isAre(gone)} unreachable: an old primary among them that returns is still DR primary. ` +
+      `${target} is promoted while ${listNames(gone)} ${isAre(gone)} unreachable: ${gone.length === 1 ? `if ${gone[0]} is an old primary, it` : 'an old primary among them'} comes back as DR primary. ` +
         'It must be demoted when it returns: the next plan that sees it demotes it first and plans nothing else until then.',
     );
   } else if (old === undefined) {

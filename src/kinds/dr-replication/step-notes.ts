@@ -7,7 +7,10 @@ export function stepNotes(step: Step, tokens: TokenAvailability): string[] {
   const notes = [whatItDoes(step)];
   if (step.op === 'promote' && step.force) notes.push('force: the safety checks are skipped; data not yet replicated to it may be lost');
   if (step.op === 'promote' && step.unreachable.length > 0) {
-    notes.push(`${listNames(step.unreachable)} cannot be seen: an old primary among them must be demoted when it returns (the next plan does it first)`);
+    const one = step.unreachable.length === 1;
+    notes.push(
+      `${listNames(step.unreachable)} cannot be seen: ${one ? 'if it is an old primary, it' : 'an old primary among them'} must be demoted when it returns (the next plan does it first)`,
+    );
   }
   if (needsOperationToken(step)) notes.push(tokenNote(step.cluster, tokens));
   return notes;

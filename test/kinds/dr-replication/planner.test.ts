@@ -317,10 +317,11 @@ describe('unreachable clusters', () => {
     ]);
   });
 
-  it('a down desired primary plans nothing', () => {
+  it('a down desired primary is refused (never "no changes"), pointing at a failover', () => {
     const plan = planFor({ primary: 'east', secondaries: ['west'], ...shares }, { east: DOWN, west: secondaryStatus('C1', 'west', E) });
     expect(plan.changes).toEqual([]);
-    expect(plan.notes[0]!.message).toContain('east, the desired DR primary, is unreachable');
+    expect(plan.errors[0]).toContain('east, the desired DR primary, is unreachable');
+    expect(plan.errors[0]).toContain('--allow-unreachable-primary');
   });
 
   it('bootstrap with a down cluster needs the flag', () => {

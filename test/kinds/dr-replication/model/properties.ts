@@ -16,6 +16,7 @@ const JUSTIFIED_REFUSALS = [
   'holding replicated data',
   'cannot be enabled as DR primary while',
   'that no DrReplication document names',
+  'the desired DR primary, is unreachable',
 ];
 
 export class PropertyFailure extends Error {}

@@ -133,7 +133,8 @@ function status(world: World, c: WorldCluster): Record<string, unknown> {
         mode: 'secondary',
         cluster_id: c.clusterId,
         state: !primary ? 'idle' : c.synced ? 'stream-wals' : 'merkle-sync',
-        connection_state: connected ? 'ready' : 'disconnected',
+        // As the embedded server reports it (never "disconnected"): idle without a primary.
+        connection_state: !primary ? 'idle' : connected ? 'ready' : 'transient_failure',
         known_primary_cluster_addrs: c.primaryClusterAddr ? [c.primaryClusterAddr] : [],
         last_remote_wal: c.wal,
         primary_cluster_addr: c.primaryClusterAddr,
