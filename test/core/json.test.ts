@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { Address } from '../../src/core/address.js';
+import { ABSENT, fingerprint } from '../../src/core/fingerprint.js';
+import { canonicalJson, jsonEqual } from '../../src/core/json.js';
+import { Secret } from '../../src/core/secret.js';
+
+describe('canonicalJson and jsonEqual', () => {
+  it('sorts object keys at every depth, so key order never matters', () => {
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+    expect(jsonEqual({ a: 1, b: { c: 2, d: 3 } }, { b: { d: 3, c: 2 }, a: 1 })).toBe(true);
+  });
+
+  it('keeps array order: normalising lists is the kinds’ job, not the comparison’s', () => {
+    expect(jsonEqual(['a', 'b'], ['b', 'a'])).toBe(false);
+  });
+
+  it('tells types apart (3600 is not "3600", true is not "true", null is not absent)', () => {
+    expect(jsonEqual(3600, '3600')).toBe(false);
+    expect(jsonEqual(true, 'true')).toBe(false);
+    expect(jsonEqual({ a: null }, {})).toBe(false);
+    expect(jsonEqual(null, undefined)).toBe(false);
+  });
+
+  it('treats an absent field and an undefined one alike (JSON has no undefined)', () => {
+    expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+  });
+
+  it('serialises objects with toJSON through it (Address as its string, Secret redacted)', () => {
+    expect(canonicalJson({ at: new Address('east', 'auth/ldap') })).toBe('{"at":"east:auth/ldap"}');
+    expect(canonicalJson({ pw: new Secret('hunter2', 'env:PW') })).toBe('{"pw":"(sensitive)"}');
+  });
+});
+
+describe('fingerprint', () => {
+  it('is 32 hex characters, stable and independent of key order', () => {
+    const f = fingerprint({ policies: ['admin'], name: 'admins' });
+    expect(f).toMatch(/^[0-9a-f]{32}$/);
+    expect(fingerprint({ name: 'admins', policies: ['admin'] })).toBe(f);
+  });
+
+  it('changes when any value changes', () => {
+    expect(fingerprint({ policies: ['admin'] })).not.toBe(fingerprint({ policies: ['admin', 'dev'] }));
+    expect(fingerprint({ ttl: 3600 })).not.toBe(fingerprint({ ttl: '3600' }));
+  });
+
+  it('never equals the marker of an absent object', () => {
+    expect(fingerprint(null)).not.toBe(ABSENT);
+    expect(fingerprint({})).not.toBe(ABSENT);
+  });
+});
