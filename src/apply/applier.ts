@@ -1,4 +1,3 @@
-import { AddressMap } from '../core/address.js';
 import type { Change } from '../core/plan.js';
 
 export type ApplyEvent =
@@ -20,62 +19,76 @@ export interface RunOptions {
   describeError: (err: unknown) => string;
 }
 
+type Status = 'pending' | 'running' | 'done' | 'failed';
+
 /**
  * Runs ordered changes: each starts once every change it depends on is done, at most
  * `concurrency` at a time. After the first failure nothing new starts; running changes end;
- * the outcome says what was done, what failed and what never started (in plan order).
+ * the outcome says what was done, what failed and what never started (each in plan order).
+ * Linear in the number of changes and dependencies: a count of unmet dependencies per change
+ * and a queue of those ready (Kahn's algorithm), so 10,000 changes cost no more per change than 10.
  */
 export async function runChanges(
   changes: readonly Change[],
   execute: (change: Change) => Promise<void>,
   opts: RunOptions,
 ): Promise<ApplyOutcome> {
-  const status = new AddressMap<'pending' | 'running' | 'done' | 'failed'>();
-  for (const c of changes) status.set(c.address, 'pending');
-  const failed: ApplyOutcome['failed'] = [];
+  const indexOf = new Map<string, number>(changes.map((c, i) => [c.address.toString(), i]));
+  const status: Status[] = changes.map(() => 'pending');
+  const errors = new Map<number, string>();
+  const unmet = changes.map(() => 0);
+  const dependents: number[][] = changes.map(() => []);
+  changes.forEach((c, i) => {
+    for (const d of c.dependsOn) {
+      const j = indexOf.get(d.toString());
+      // A dependency outside the plan is an object that already exists.
+      if (j === undefined || j === i) continue;
+      unmet[i]!++;
+      dependents[j]!.push(i);
+    }
+  });
+  const ready: number[] = [];
+  unmet.forEach((n, i) => n === 0 && ready.push(i));
+  let readAt = 0;
   let running = 0;
   let stopped = false;
 
   return new Promise<ApplyOutcome>((resolve) => {
-    const finish = (): void => {
+    const finish = (): void =>
       resolve({
-        done: changes.filter((c) => status.get(c.address) === 'done'),
-        failed,
-        notStarted: changes.filter((c) => status.get(c.address) === 'pending'),
+        done: changes.filter((_, i) => status[i] === 'done'),
+        failed: changes.flatMap((change, i) => (status[i] === 'failed' ? [{ change, error: errors.get(i)! }] : [])),
+        notStarted: changes.filter((_, i) => status[i] === 'pending'),
       });
-    };
-    const ready = (c: Change): boolean =>
-      status.get(c.address) === 'pending' && c.dependsOn.every((d) => !status.has(d) || status.get(d) === 'done');
     const pump = (): void => {
-      if (!stopped) {
-        for (const c of changes) {
-          if (running >= opts.concurrency) break;
-          if (ready(c)) start(c);
-        }
-      }
+      while (!stopped && running < opts.concurrency && readAt < ready.length) start(ready[readAt++]!);
       if (running === 0) finish();
     };
-    const start = (c: Change): void => {
-      status.set(c.address, 'running');
+    const start = (i: number): void => {
+      const c = changes[i]!;
+      status[i] = 'running';
       running++;
       const t0 = performance.now();
       opts.onEvent?.({ type: 'start', change: c });
-      execute(c).then(
-        () => {
-          status.set(c.address, 'done');
-          opts.onEvent?.({ type: 'done', change: c, elapsedMs: performance.now() - t0 });
-        },
-        (err: unknown) => {
-          const error = opts.describeError(err);
-          status.set(c.address, 'failed');
-          failed.push({ change: c, error });
-          stopped = true;
-          opts.onEvent?.({ type: 'failed', change: c, error, elapsedMs: performance.now() - t0 });
-        },
-      ).finally(() => {
-        running--;
-        pump();
-      });
+      execute(c)
+        .then(
+          () => {
+            status[i] = 'done';
+            opts.onEvent?.({ type: 'done', change: c, elapsedMs: performance.now() - t0 });
+            for (const k of dependents[i]!) if (--unmet[k]! === 0) ready.push(k);
+          },
+          (err: unknown) => {
+            const error = opts.describeError(err);
+            status[i] = 'failed';
+            errors.set(i, error);
+            stopped = true;
+            opts.onEvent?.({ type: 'failed', change: c, error, elapsedMs: performance.now() - t0 });
+          },
+        )
+        .finally(() => {
+          running--;
+          pump();
+        });
     };
     pump();
   });

@@ -115,11 +115,12 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
 /** Objects that match but hold write-only fields: say those were not compared. */
 function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): PlanNote[] {
   const notes: PlanNote[] = [];
+  const changing = new Set(changes.map((c) => c.address.toString()));
   for (const [address, { resource, kind }] of desired.entries()) {
     // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
     if (kind.plan) continue;
     const fields = Object.keys(resource.writeOnly).sort();
-    if (fields.length === 0 || changes.some((c) => c.address.equals(address))) continue;
+    if (fields.length === 0 || changing.has(address.toString())) continue;
     notes.push({
       severity: 'info',
       address,

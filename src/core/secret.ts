@@ -65,6 +65,8 @@ export function collectSecretTexts(value: unknown, into: Set<string> = new Set()
 /** Replaces every occurrence of the given texts in a message by "(sensitive)". */
 export function scrub(message: string, secrets: Iterable<string>): string {
   let out = message;
-  for (const s of secrets) if (s.length > 0) out = out.split(s).join(REDACTED);
+  // Longest first: a secret that contains another must not be left half-printed.
+  const texts = [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  for (const s of texts) out = out.split(s).join(REDACTED);
   return out;
 }

@@ -9,17 +9,14 @@ import type { Change } from '../core/plan.js';
  * Pure. Throws on a dependency cycle (a bug in a kind, never a user error).
  */
 export function orderChanges(changes: readonly Change[]): Change[] {
-  const neededByWrite = (d: Change): boolean =>
-    changes.some((c) => c.action !== 'delete' && c.dependsOn.some((a) => a.equals(d.address)));
-  const early = changes.filter((c) => c.action !== 'delete' || neededByWrite(c));
-  const deletes = changes
-    .filter((c) => !early.includes(c))
-    .sort((a, b) => Address.compare(b.address, a.address));
-  return [...topological(early), ...deletes].map((c) => ({ ...c, dependsOn: inPlanDeps(c, changes) }));
-}
-
-function inPlanDeps(c: Change, all: readonly Change[]): Address[] {
-  return c.dependsOn.filter((d) => all.some((o) => o.address.equals(d)));
+  const inPlan = new Set(changes.map((c) => c.address.toString()));
+  const neededByWrites = new Set(changes.filter((c) => c.action !== 'delete').flatMap((c) => c.dependsOn.map(String)));
+  const isEarly = (c: Change): boolean => c.action !== 'delete' || neededByWrites.has(c.address.toString());
+  const deletes = changes.filter((c) => !isEarly(c)).sort((a, b) => Address.compare(b.address, a.address));
+  return [...topological(changes.filter(isEarly)), ...deletes].map((c) => ({
+    ...c,
+    dependsOn: c.dependsOn.filter((d) => inPlan.has(d.toString())),
+  }));
 }
 
 function topological(changes: readonly Change[]): Change[] {

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { Address } from '../core/address.js';
 import type { JsonObject } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../core/plan.js';
@@ -23,7 +23,10 @@ export interface SavedPlan {
 }
 
 export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<void> {
-  await writeFile(file, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+  // A new file renamed over the old one: owner-only even when a plan was saved there before.
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+  await rename(tmp, file);
 }
 
 /** Reads a saved plan; throws an Error with a plain message when the file is not one. */

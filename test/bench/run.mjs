@@ -82,6 +82,14 @@ async function floor(baseUrl, method, paths, body) {
   return performance.now() - t0;
 }
 
+/** The request body that writes the object at `p` as the manifests declare it. */
+function bodyOf(p) {
+  const i = Number(p.slice(p.lastIndexOf('/') + 2));
+  return p.includes('/users/')
+    ? { policies: `own${i % 100}`, groups: [`g${i % GROUPS}`, `g${(i * 7) % GROUPS}`].join(',') }
+    : { policies: `p${i % 50},shared` };
+}
+
 function objectPaths(users) {
   return [
     ...Array.from({ length: GROUPS }, (_, i) => `auth/ldap/groups/g${i}`),
@@ -104,7 +112,8 @@ for (const users of SIZES) {
   const apply = await measureCli(['apply', file, '--auto-approve', '--concurrency', String(CONCURRENCY)], env);
   const applyRequests = count() - before;
   if (apply.code !== 0) throw new Error(`apply exited ${apply.code}`);
-  const applyFloor = await floor(baseUrl, 'POST', objectPaths(users), (p) => (p.includes('/users/') ? { policies: 'x', groups: 'g1' } : { policies: 'x' }));
+  // The floor re-writes exactly what the manifests hold, so the state stays the applied one.
+  const applyFloor = await floor(baseUrl, 'POST', objectPaths(users), bodyOf);
 
   before = count();
   const plan = await measureCli(['plan', file, '--detailed-exitcode', '--concurrency', String(CONCURRENCY)], env);

@@ -96,7 +96,7 @@ describe('writeSavedPlan and readSavedPlan', () => {
   // BUG (src/planfile/planfile.ts, writeSavedPlan): writeFile's `mode` applies only when the
   // file is created, so `plan --out` over an existing 0644 file leaves it 0644. A chmod after
   // the write (or writing a new file and renaming it over) makes it 0600 every time.
-  it.fails('makes an existing file owner-only too when overwriting it', async () => {
+  it('makes an existing file owner-only too when overwriting it', async () => {
     const file = path.join(dir, 'old.plan');
     await writeFile(file, 'old', { mode: 0o644 });
     await writeSavedPlan(file, savedPlan());
