@@ -3,7 +3,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { outputRecorder } from '../support/canaries.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { expectNoChanges } from '../support/e2e.js';
 import { startTestServer, type TestCluster } from '../support/server.js';
 
 // End to end: the built CLI against the embedded server over HTTP.
@@ -71,9 +73,7 @@ describe('plan and apply', () => {
 
     const apply = await cli(['apply', m, '--auto-approve']);
     expect(apply.code, apply.stderr + apply.stdout).toBe(0);
-    const again = await cli(['plan', m, '--detailed-exitcode']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(again.stdout).toContain('No changes. Live state matches the manifests.');
+    await expectNoChanges(cli, m);
 
     const user = await cluster.raw('GET', 'auth/ldap/users/bob');
     expect(user.body).toMatchObject({ data: { groups: 'admins,devs', policies: [] } });
@@ -185,20 +185,17 @@ describe('secrets never appear', () => {
       'a.yaml': CONFIG.replace('groups:', `  client_tls_cert: \${file:c.pem}\n  client_tls_key: \${env:CLIENT_KEY}\ngroups:`),
     });
     const env = { CLIENT_KEY: key };
-    const outputs: string[] = [];
-    const record = (r: CliResult): CliResult => (outputs.push(r.stdout, r.stderr), r);
+    const { record, add, expectNoCanaries } = outputRecorder();
     // An invalid key is a diagnostic, which must not quote it either.
     record(await cli(['validate', m], env));
     record(await cli(['plan', m], env));
     for (const f of ['json', 'markdown']) record(await cli(['plan', m, '--format', f], env));
     const planFile = path.join(dir, 'p.plan');
     record(await cli(['plan', m, '--out', planFile], env));
-    outputs.push(await readFile(planFile, 'utf8').catch(() => ''));
+    add(await readFile(planFile, 'utf8').catch(() => ''));
     cluster.server.injectFault({ method: 'POST', path: /config$/, status: 400, errors: [`bad bindpass ${BINDPASS}`] });
     record(await cli(['apply', m, '--auto-approve'], env));
     record(await cli(['plan', m], { ...env, SERVICE_TOKEN: cluster.token, SERVICE_ADDR: 'http://127.0.0.1:1/v1' }));
-    const all = outputs.join('\n');
-    expect(all.length).toBeGreaterThan(100);
-    for (const canary of [BINDPASS, keyCanary, cluster.token]) expect(all).not.toContain(canary);
+    expectNoCanaries([BINDPASS, keyCanary, cluster.token], 100);
   });
 });

@@ -3,7 +3,7 @@
  * as the HSM behind the server (test/sign really signs on the token) and the loopback cloud
  * fakes behind `check`. The server runs in this process, so it shares SoftHSM's configuration.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { startFakeAwsKms, type FakeAwsKms } from '../fakes/aws-kms/server.js';
 import { startFakeKeyVault, type FakeKeyVault } from '../fakes/azure-keyvault/server.js';
 import { startFakeGcpKms, type FakeGcpKms } from '../fakes/gcp-kms/server.js';
+import { outputRecorder } from '../support/canaries.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { expectNoChanges as expectPlanEmpty, writeManifestFolder } from '../support/e2e.js';
 import { startSoftHsm, type SoftHsm } from '../support/softhsm.js';
 
 const TOKEN_LABEL = 'lockstep-e2e';
@@ -96,12 +98,8 @@ function cli(args: string[], extra: Record<string, string> = {}): Promise<CliRes
   return runCli(args, { env: env(extra) });
 }
 
-async function manifests(files: Record<string, string>, sub = 'm'): Promise<string> {
-  const folder = path.join(dir, sub);
-  await rm(folder, { recursive: true, force: true });
-  await mkdir(folder, { recursive: true });
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(folder, name), text);
-  return folder;
+function manifests(files: Record<string, string>, sub = 'm'): Promise<string> {
+  return writeManifestFolder(path.join(dir, sub), files);
 }
 
 async function raw(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -125,10 +123,8 @@ async function serverKeys(namespace = ''): Promise<string[]> {
   return out.sort();
 }
 
-async function expectNoChanges(m: string, extra: Record<string, string> = {}, args: string[] = []): Promise<void> {
-  const again = await cli(['plan', m, '--detailed-exitcode', ...args], extra);
-  expect(again.code, again.stdout + again.stderr).toBe(0);
-  expect(again.stdout).toContain('No changes. Live state matches the manifests.');
+function expectNoChanges(m: string, extra: Record<string, string> = {}, args: string[] = []): Promise<void> {
+  return expectPlanEmpty((a) => cli(a, extra), m, args);
 }
 
 beforeAll(async () => {
@@ -209,8 +205,8 @@ describe('type change, delete guard, prune', () => {
     expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 1 to delete.');
     const json = JSON.parse((await cli(['plan', changed, '--format', 'json'])).stdout);
     expect(json.changes.map((c: { address: string; action: string; destructive: boolean }) => [c.action, c.address, c.destructive])).toEqual([
-      ['create', 'default:sys/managed-keys/provAkms/signing', true],
       ['delete', 'default:sys/managed-keys/pkcs11/signing', true],
+      ['create', 'default:sys/managed-keys/provAkms/signing', true],
     ]);
 
     const refused = await cli(['apply', changed, '--auto-approve']);
@@ -353,13 +349,12 @@ describe('check', () => {
 describe('secrets never appear', () => {
   it('pin, secret_key, client_secret and credentials stay out of stdout, stderr, every format, saved plans and errors', async () => {
     const m = await manifests({ 'hsm.yaml': HSM_KEY(), 'aws.yaml': AWS_KEY(), 'az.yaml': AZURE_KEY, 'gcp.yaml': GCP_KEY, 'sa.json': GCP_CREDENTIALS });
-    const outputs: string[] = [];
-    const record = (r: CliResult): CliResult => (outputs.push(r.stdout, r.stderr), r);
+    const { record, add, expectNoCanaries } = outputRecorder();
     record(await cli(['validate', m]));
     for (const format of ['text', 'json', 'markdown']) record(await cli(['plan', m, '--format', format]));
     const planFile = path.join(dir, 'mk.plan');
     record(await cli(['plan', m, '--out', planFile]));
-    outputs.push(await readFile(planFile, 'utf8'));
+    add(await readFile(planFile, 'utf8'));
     // The server echoes what it was sent in its errors (a credentials file's private key even
     // on its own, and other keys' secrets too): lockstep must scrub them.
     const all4 = `${PIN} ${AWS_SECRET} ${AZURE_SECRET} ${GCP_CREDENTIALS}`;
@@ -380,8 +375,6 @@ describe('secrets never appear', () => {
     record(await cli(['check', probed], { WRONG_PIN, SOFTHSM2_CONF: process.env.SOFTHSM2_CONF!, LOCKSTEP_KMS_LIBRARIES: `softhsm=${hsm.library}` }));
     // Plaintext secrets are refused without quoting them.
     record(await cli(['validate', await manifests({ 'p.yaml': HSM_KEY().replace('${env:HSM_PIN}', PIN) }, 'plain')]));
-    const all = outputs.join('\n');
-    expect(all.length).toBeGreaterThan(1000);
-    for (const canary of [PIN, WRONG_PIN, AWS_SECRET, AZURE_SECRET, 'gcp-private-key-canary-e2e-0c3d', ROOT_TOKEN]) expect(all).not.toContain(canary);
+    expectNoCanaries([PIN, WRONG_PIN, AWS_SECRET, AZURE_SECRET, 'gcp-private-key-canary-e2e-0c3d', ROOT_TOKEN], 1000);
   }, SLOW);
 });

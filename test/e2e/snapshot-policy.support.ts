@@ -8,6 +8,8 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { stringify } from 'yaml';
 import type { Azurite } from '../support/azurite.js';
 import { ROOT } from '../support/cli.js';
+import { stopByPid } from '../support/process.js';
+import { pollUntil } from '../support/wait.js';
 import type { S3rver } from '../support/s3rver.js';
 import type { FakeGcs } from '../fakes/gcs/server.js';
 
@@ -18,15 +20,9 @@ export function policyYaml(name: string, config: Record<string, unknown>, extra:
   return `# yaml-language-server: $schema=../../schemas/snapshot-policy.schema.json\n${stringify({ apiVersion: 'lockstep/v1', kind: 'SnapshotPolicy', name, ...extra, config })}`;
 }
 
-/** Polls `probe` until it returns a value other than undefined. */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+/** Polls `probe` until it returns a value other than undefined (the probes here never answer false). */
+export function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  return pollUntil(what, probe, { timeoutMs, intervalMs: 150 });
 }
 
 /** Snapshot names (leaf names) at a destination, sorted. */
@@ -104,12 +100,7 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await exited;
-  };
+  const stop = (): Promise<void> => stopByPid(child);
   try {
     const baseUrl = await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${err}`);

@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { KvStore } from '../../src/server/storage/kv-store.js';
 import { apiClient } from './helpers.js';
 import { buildServer } from './support/build-server.js';
+import { NodeChildren, nextLine } from './support/node-children.js';
 
 /**
  * Durability under kill -9: a child process (the compiled server) takes writes until it is
@@ -15,36 +14,19 @@ import { buildServer } from './support/build-server.js';
  */
 let build: { dir: string; serveScript: string };
 let dataDir: string;
-const children = new Set<ChildProcess>();
+const children = new NodeChildren();
 
 beforeAll(async () => {
   build = await buildServer();
   dataDir = await mkdtemp(join(tmpdir(), 'lockstep-crash-'));
 }, 120_000);
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  children.killAll();
   await rm(dataDir, { recursive: true, force: true });
   await rm(build.dir, { recursive: true, force: true });
 });
 
-function spawnNode(args: string[]): { child: ChildProcess; lines: AsyncIterableIterator<string>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      children.delete(child);
-      resolve(code);
-    }),
-  );
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  return { child, lines, exited };
-}
-
-async function nextLine(lines: AsyncIterableIterator<string>): Promise<string> {
-  const { value, done } = await lines.next();
-  if (done) throw new Error('the child ended before printing');
-  return value;
-}
+const spawnNode = (args: string[]) => children.spawn(args);
 
 const randomMs = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
 

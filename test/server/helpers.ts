@@ -13,14 +13,22 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<Running
   return Object.assign(server, { logs });
 }
 
+export interface ApiClientOptions {
+  /** Requests go to `{baseUrl}/{namespace}/...`; '' (the default) is the root namespace. */
+  namespace?: string;
+  /** Called with every response body text, e.g. to look for canaries later. */
+  onText?: (text: string) => void;
+}
+
 /**
  * A tiny API client for one cluster: `api.get('sys/health')`, `api.post('auth/ldap/config', {...})`.
  * Uses the root token unless given another one, or null for none.
  */
-export function apiClient(cluster: RunningCluster, tokenOrNull?: string | null) {
+export function apiClient(cluster: Pick<RunningCluster, 'name' | 'port' | 'baseUrl' | 'rootToken'>, tokenOrNull?: string | null, opts: ApiClientOptions = {}) {
   const token = tokenOrNull === undefined ? cluster.rootToken : tokenOrNull;
+  const base = opts.namespace ? `${cluster.baseUrl}/${opts.namespace}` : cluster.baseUrl;
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
-    const res = await fetch(`${cluster.baseUrl}/${path}`, {
+    const res = await fetch(`${base}/${path}`, {
       method,
       headers: {
         ...(token ? { 'X-Vault-Token': token } : {}),
@@ -30,6 +38,7 @@ export function apiClient(cluster: RunningCluster, tokenOrNull?: string | null) 
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
+    opts.onText?.(text);
     return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
   };
   return {

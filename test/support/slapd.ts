@@ -3,13 +3,12 @@
  * ports. It never touches /etc/ldap. Data is loaded online (ldapadd) after start so that the
  * memberof overlay fills in `memberOf`, which it does not do under slapadd.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile, readFile, mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { writeFile, readFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'ldapts';
+import { launchOnFreePorts, startServerInTempDir, type LaunchedServer } from './process.js';
 
 const run = promisify(execFile);
 
@@ -51,120 +50,64 @@ const ROOT_PW = 'root-secret';
 export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
   const suffix = opts.suffix ?? 'dc=example,dc=com';
   const rootDn = `cn=admin,${suffix}`;
-  const dir = await mkdtemp(join(tmpdir(), 'lockstep-slapd-'));
-  try {
-    const pki = await makePki(dir);
-    await mkdir(join(dir, 'slapd.d'));
-    await mkdir(join(dir, 'db'));
-    const { stdout: hash } = await run('slappasswd', ['-s', ROOT_PW]);
-    const config = configLdif({ dir, suffix, rootDn, rootPwHash: hash.trim(), ...opts });
-    await writeFile(join(dir, 'config.ldif'), config);
-    await run('slapadd', ['-n0', '-F', join(dir, 'slapd.d'), '-l', join(dir, 'config.ldif')]);
-    await writeFile(join(dir, 'rootpw'), ROOT_PW, { mode: 0o600 });
-
-    const { child, port, tlsPort } = await launch(dir);
+  return startServerInTempDir('slapd', (dir) => launch(dir, { ...opts, suffix, rootDn }), async (server) => {
+    const { dir } = server;
+    const [port, tlsPort] = server.ports as [number, number];
     const url = `ldap://127.0.0.1:${port}`;
     const add = async (ldif: string): Promise<void> => {
       const file = join(dir, `add-${Date.now()}-${Math.random().toString(36).slice(2)}.ldif`);
       await writeFile(file, ldif);
       await run('ldapadd', ['-x', '-H', url, '-D', rootDn, '-y', join(dir, 'rootpw'), '-f', file]);
     };
-    const stop = async (): Promise<void> => {
-      await kill(child);
-      await rm(dir, { recursive: true, force: true });
-    };
-    try {
-      await add(baseLdif(suffix) + (opts.defaultData === false ? '' : defaultDirectory(suffix)));
-      if (opts.ldif) await add(opts.ldif);
-    } catch (err) {
-      await stop();
-      throw err;
-    }
+    await add(baseLdif(suffix) + (opts.defaultData === false ? '' : defaultDirectory(suffix)));
+    if (opts.ldif) await add(opts.ldif);
     return {
       url,
       ldapsUrl: `ldaps://127.0.0.1:${tlsPort}`,
-      ...pki,
+      ...server.pki,
       suffix,
       rootDn,
       rootPw: ROOT_PW,
-      pid: child.pid!,
+      pid: server.pid,
       dir,
       add,
-      stop,
+      stop: server.stop,
     };
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
-}
-
-/** Starts slapd on fresh ports; retries when a port was taken between probe and bind. */
-async function launch(dir: string): Promise<{ child: ChildProcess; port: number; tlsPort: number }> {
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const port = await freePort();
-    const tlsPort = await freePort();
-    const child = spawn(
-      '/usr/sbin/slapd',
-      ['-d', '0', '-F', join(dir, 'slapd.d'), '-h', `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${tlsPort}/`],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    // Best effort: never leave a slapd behind if a test file forgets stop().
-    const onExit = () => child.kill('SIGKILL');
-    process.once('exit', onExit);
-    child.once('exit', () => process.removeListener('exit', onExit));
-    try {
-      await waitReady(`ldap://127.0.0.1:${port}`, exited);
-      return { child, port, tlsPort };
-    } catch (err) {
-      lastError = new Error(`slapd did not start: ${(err as Error).message}\n${stderr}`);
-      await kill(child);
-    }
-  }
-  throw lastError;
-}
-
-async function waitReady(url: string, exited: Promise<void>): Promise<void> {
-  let dead = false;
-  void exited.then(() => (dead = true));
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (dead) throw new Error('slapd exited');
-    const client = new Client({ url, connectTimeout: 500, timeout: 1000 });
-    try {
-      await client.search('', { scope: 'base', attributes: ['namingContexts'] });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    } finally {
-      await client.unbind().catch(() => undefined);
-    }
-  }
-  throw new Error('timed out waiting for slapd');
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
   });
 }
+
+/** Writes TLS material and cn=config into `dir`, then starts slapd on fresh ports: plain LDAP and LDAPS. */
+async function launch(dir: string, opts: SlapdOptions & { suffix: string; rootDn: string }): Promise<LaunchedServer & { pki: Pki }> {
+  const pki = await makePki(dir);
+  await mkdir(join(dir, 'slapd.d'));
+  await mkdir(join(dir, 'db'));
+  const { stdout: hash } = await run('slappasswd', ['-s', ROOT_PW]);
+  const config = configLdif({ ...opts, dir, rootPwHash: hash.trim() });
+  await writeFile(join(dir, 'config.ldif'), config);
+  await run('slapadd', ['-n0', '-F', join(dir, 'slapd.d'), '-l', join(dir, 'config.ldif')]);
+  await writeFile(join(dir, 'rootpw'), ROOT_PW, { mode: 0o600 });
+  const server = await launchOnFreePorts({
+    name: 'slapd',
+    ports: 2,
+    command: '/usr/sbin/slapd',
+    args: ([port, tlsPort]) => ['-d', '0', '-F', join(dir, 'slapd.d'), '-h', `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${tlsPort}/`],
+    probe: ([port]) => () => answersLdap(`ldap://127.0.0.1:${port}`),
+    timeoutMs: 10_000,
+  });
+  return { ...server, pki };
+}
+
+/** Ready once an anonymous read of the root DSE succeeds. */
+async function answersLdap(url: string): Promise<void> {
+  const client = new Client({ url, connectTimeout: 500, timeout: 1000 });
+  try {
+    await client.search('', { scope: 'base', attributes: ['namingContexts'] });
+  } finally {
+    await client.unbind().catch(() => undefined);
+  }
+}
+
+type Pki = Awaited<ReturnType<typeof makePki>>;
 
 async function makePki(dir: string) {
   const p = (name: string) => join(dir, name);

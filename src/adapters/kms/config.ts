@@ -66,4 +66,5 @@ export class FieldReader {
   }
 }
 
+/** The spec's RSA `key_bits` values. */
 export const RSA_KEY_BITS = [2048, 3072, 4096] as const;

@@ -3,6 +3,9 @@ import { KeyBackendError, type KeyBackendType } from './errors.js';
 
 export type CurveName = 'P-256' | 'P-384' | 'P-521';
 
+/** The curve names as the spec writes them (the canonical spelling of a `curve` field). */
+export const SPEC_CURVE_NAMES = ['P256', 'P384', 'P521'] as const;
+
 const ALIASES: Record<string, CurveName> = {
   p256: 'P-256',
   secp256r1: 'P-256',
@@ -16,7 +19,7 @@ const ALIASES: Record<string, CurveName> = {
 /** P256, P-256, p256, secp256r1 and prime256v1 all name P-256 (same for 384 and 521). */
 export function parseCurve(backend: KeyBackendType, text: string): CurveName {
   const curve = ALIASES[text.trim().toLowerCase().replace(/[-_]/g, '')];
-  if (!curve) throw new KeyBackendError('config', backend, `curve ${JSON.stringify(text)} is not one of P256, P384, P521`);
+  if (!curve) throw new KeyBackendError('config', backend, `curve ${JSON.stringify(text)} is not one of ${SPEC_CURVE_NAMES.join(', ')}`);
   return curve;
 }
 

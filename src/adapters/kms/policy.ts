@@ -11,6 +11,9 @@ import { KeyBackendError, type KeyBackendType } from './errors.js';
 import { FieldReader } from './config.js';
 import type { GenericKeyFields } from './types.js';
 
+/** The spec's `usages` values. */
+export const USAGES = ['encrypt', 'decrypt', 'sign', 'verify', 'wrap', 'unwrap', 'mac', 'random'] as const;
+
 export interface KeyPolicy {
   allowGenerate: boolean;
   allowReplace: boolean;

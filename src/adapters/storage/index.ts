@@ -1,5 +1,6 @@
 export type { Flag, ObjectInfo, ObjectStore, OpenOptions, SnapshotStorageConfig, StorageType } from './types.js';
-export { SECRET_FIELDS } from './types.js';
+export { isStorageType, SECRET_FIELDS, STORAGE_TYPES } from './types.js';
+export { STORAGE_FIELD_SPECS, storageFieldsOf, type StorageFieldKind, type StorageFieldSpec } from './fields.js';
 export { StorageError, type StorageErrorKind } from './errors.js';
 export { secretValuesOf } from './config.js';
 export { openObjectStore } from './open.js';
@@ -9,7 +10,9 @@ export { BlobStore } from './blob.js';
 export { GcsStore, GCS_RESUMABLE_THRESHOLD } from './gcs.js';
 export {
   DEFAULT_FILE_PREFIX,
+  DEFAULT_RETAIN,
   joinPrefix,
+  needsTrailingSlash,
   probeObjectName,
   retentionVictims,
   snapshotListPrefix,

@@ -4,9 +4,16 @@
  * for cloud types it is an object-key prefix (the spec requires a trailing `/` for provB-blob
  * and provC-gcs and allows it for local and provA-s3; either way one `/` separates).
  */
-import type { ObjectInfo } from './types.js';
+import type { ObjectInfo, StorageType } from './types.js';
 
+/** The spec's defaults of `file_prefix` and `retain`. */
 export const DEFAULT_FILE_PREFIX = 'vault-snapshot';
+export const DEFAULT_RETAIN = 1;
+
+/** Types whose path_prefix must end in `/` (a bucket or container prefix). */
+export function needsTrailingSlash(type: StorageType): boolean {
+  return type === 'provB-blob' || type === 'provC-gcs';
+}
 
 /** `prefix` + `/` + `leaf`, with exactly one separator; an empty prefix gives `leaf`. */
 export function joinPrefix(pathPrefix: string, leaf: string): string {

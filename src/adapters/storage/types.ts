@@ -24,7 +24,13 @@ export interface ObjectStore {
   urlOf(name: string): string;
 }
 
-export type StorageType = 'local' | 'provA-s3' | 'provB-blob' | 'provC-gcs';
+/** The spec's `storage_type` values (the server's rules and the reconciler's share this list). */
+export const STORAGE_TYPES = ['local', 'provA-s3', 'provB-blob', 'provC-gcs'] as const;
+export type StorageType = (typeof STORAGE_TYPES)[number];
+
+export function isStorageType(value: unknown): value is StorageType {
+  return typeof value === 'string' && (STORAGE_TYPES as readonly string[]).includes(value);
+}
 
 /** A boolean as the server may store it: a JSON boolean or its text. */
 export type Flag = boolean | 'true' | 'false' | string;

@@ -1,5 +1,6 @@
 import { formatPos, type Diagnostics } from '../../core/diagnostics.js';
 import { apiPathProblem } from '../../validate/api-path.js';
+import { checkPruneAgreement } from '../report.js';
 import { describeMount, type MountGroup } from './mounts.js';
 import { reportAt, reportAtKey } from './report.js';
 import type { LdapAuthDocument } from './types.js';
@@ -31,15 +32,5 @@ export function checkMerge(group: MountGroup, diags: Diagnostics): void {
       );
     }
   }
-  const firstPrune = group.docs.find((d) => d.data.prune !== undefined);
-  for (const doc of group.docs) {
-    if (firstPrune && doc.data.prune !== undefined && doc.data.prune !== firstPrune.data.prune) {
-      reportAt(
-        diags,
-        doc,
-        ['prune'],
-        `disagrees with prune: ${String(firstPrune.data.prune)} at ${formatPos(firstPrune.source.pos(['prune']))} (documents of ${describeMount(group)} merge)`,
-      );
-    }
-  }
+  checkPruneAgreement(group.docs, diags, `documents of ${describeMount(group)} merge`);
 }

@@ -36,26 +36,6 @@ export interface KeyFieldSpec {
   secret?: true;
 }
 
-export const USAGES = ['encrypt', 'decrypt', 'sign', 'verify', 'wrap', 'unwrap', 'mac', 'random'] as const;
-export const RSA_KEY_BITS = [2048, 3072, 4096] as const;
-export const CURVES = ['P256', 'P384', 'P521'] as const;
-export const AWS_KEY_TYPES = ['RSA', 'ECDSA'] as const;
-export const AZURE_KEY_TYPES = ['RSA-HSM'] as const;
-export const AZURE_ENVIRONMENTS = ['PROVBPUBLICCLOUD', 'PROVBCHINACLOUD', 'PROVBUSGOVERNMENTCLOUD', 'PROVBGERMANCLOUD'] as const;
-export const GCP_ALGORITHMS = [
-  'EC_SIGN_P256_SHA256',
-  'EC_SIGN_P384_SHA384',
-  'RSA_SIGN_PSS_2048_SHA256',
-  'RSA_SIGN_PSS_3072_SHA256',
-  'RSA_SIGN_PSS_4096_SHA256',
-  'RSA_SIGN_PSS_4096_SHA512',
-  'RSA_SIGN_PKCS1_2048_SHA256',
-  'RSA_SIGN_PKCS1_3072_SHA256',
-  'RSA_SIGN_PKCS1_4096_SHA256',
-  'RSA_SIGN_PKCS1_4096_SHA512',
-] as const;
-export const HASH_ALGORITHMS = ['sha1', 'sha2-224', 'sha2-256', 'sha2-384', 'sha2-512', 'sha3-224', 'sha3-256', 'sha3-384', 'sha3-512'] as const;
-
 export const KEY_FIELD_SPECS: readonly KeyFieldSpec[] = [
   { name: 'allow_generate_key', type: 'generic', form: 'bool', default: false },
   { name: 'allow_replace_key', type: 'generic', form: 'bool', default: false },

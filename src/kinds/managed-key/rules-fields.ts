@@ -1,19 +1,15 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { assertNever } from '../../core/plan.js';
 import { isSecret } from '../../core/secret.js';
+import { AWS_KEY_TYPES } from '../../adapters/kms/aws/settings.js';
+import { AZURE_ENVIRONMENTS, AZURE_KEY_TYPES } from '../../adapters/kms/azure/settings.js';
+import { RSA_KEY_BITS } from '../../adapters/kms/config.js';
+import { SPEC_CURVE_NAMES } from '../../adapters/kms/curves.js';
+import { GCP_ALGORITHMS } from '../../adapters/kms/gcp/algorithms.js';
+import { HASH_ALGORITHMS } from '../../adapters/kms/hash.js';
+import { USAGES } from '../../adapters/kms/policy.js';
 import { isUnset } from './attrs.js';
-import {
-  AWS_KEY_TYPES,
-  AZURE_ENVIRONMENTS,
-  AZURE_KEY_TYPES,
-  CURVES,
-  fieldSpec,
-  GCP_ALGORITHMS,
-  HASH_ALGORITHMS,
-  RSA_KEY_BITS,
-  USAGES,
-  type KeyFieldSpec,
-} from './fields.js';
+import { fieldSpec, type KeyFieldSpec } from './fields.js';
 import { reportAt } from './report.js';
 import { textProblems } from './syntax.js';
 import type { KeyType, ManagedKeyDocument } from './types.js';
@@ -25,7 +21,7 @@ export const MESSAGES = {
   positive: 'must be a whole number (1 or more)',
   slot: 'must be a slot number in decimal (not hexadecimal)',
   keyBits: 'must be 2048, 3072 or 4096',
-  curve: `must be one of ${CURVES.join(', ')}`,
+  curve: `must be one of ${SPEC_CURVE_NAMES.join(', ')}`,
   mechanism: 'must be hexadecimal prefixed by 0x (e.g. 0x1041)',
   usages: 'must be a list of usages or a comma-separated string',
   hashAlgorithm: `must be one of ${HASH_ALGORITHMS.join(', ')}`,

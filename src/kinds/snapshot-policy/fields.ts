@@ -4,11 +4,12 @@
  * desired attrs, the normalisation of live answers, the request body and export, so they
  * cannot drift apart.
  */
-export const STORAGE_TYPES = ['local', 'provA-s3', 'provB-blob', 'provC-gcs'] as const;
-export type StorageType = (typeof STORAGE_TYPES)[number];
+// The specific modules, not the storage index: that one loads every cloud SDK.
+import { DEFAULT_FILE_PREFIX, DEFAULT_RETAIN } from '../../adapters/storage/naming.js';
+import { STORAGE_FIELD_SPECS, type StorageFieldSpec } from '../../adapters/storage/fields.js';
+import { isStorageType, STORAGE_TYPES, type StorageType } from '../../adapters/storage/types.js';
 
-export const DEFAULT_FILE_PREFIX = 'vault-snapshot';
-export const DEFAULT_RETAIN = 1;
+export { isStorageType, STORAGE_TYPES, type StorageType };
 
 /** How a value is written in a manifest and read back from the server. */
 export type FieldForm =
@@ -42,33 +43,18 @@ export const SNAPSHOT_FIELD_SPECS: readonly SnapshotFieldSpec[] = [
   { name: 'path_prefix', storage: 'common', form: 'string', required: true },
   { name: 'file_prefix', storage: 'common', form: 'string', default: DEFAULT_FILE_PREFIX },
   { name: 'storage_type', storage: 'common', form: 'string', required: true },
-
-  { name: 'local_max_space', storage: 'local', form: 'bytes', required: true },
-
-  { name: 'provA_s3_bucket', storage: 'provA-s3', form: 'string', required: true },
-  { name: 'provA_s3_region', storage: 'provA-s3', form: 'string', required: true },
-  { name: 'provA_access_key_id', storage: 'provA-s3', form: 'string', default: '' },
-  { name: 'provA_secret_access_key', storage: 'provA-s3', form: 'string', secret: true },
-  { name: 'provA_session_token', storage: 'provA-s3', form: 'string', secret: true },
-  { name: 'provA_s3_endpoint', storage: 'provA-s3', form: 'string', default: '' },
-  { name: 'provA_s3_disable_tls', storage: 'provA-s3', form: 'bool', default: false },
-  { name: 'provA_s3_force_path_style', storage: 'provA-s3', form: 'bool', default: false },
-  { name: 'provA_s3_enable_kms', storage: 'provA-s3', form: 'bool', default: false },
-  { name: 'provA_s3_server_side_encryption', storage: 'provA-s3', form: 'bool', default: false },
-  { name: 'provA_s3_kms_key', storage: 'provA-s3', form: 'string', default: '' },
-
-  { name: 'provC_gcs_bucket', storage: 'provC-gcs', form: 'string', required: true },
-  { name: 'provC_service_account_key', storage: 'provC-gcs', form: 'string', secret: true },
-  { name: 'provC_endpoint', storage: 'provC-gcs', form: 'string', default: '' },
-  { name: 'provC_disable_tls', storage: 'provC-gcs', form: 'bool', default: false },
-
-  { name: 'provB_container_name', storage: 'provB-blob', form: 'string', required: true },
-  // The spec lets only provA-s3 and provC-gcs fall back to the provider's own authentication.
-  { name: 'provB_account_name', storage: 'provB-blob', form: 'string', required: true },
-  { name: 'provB_account_key', storage: 'provB-blob', form: 'string', secret: true, required: true },
-  { name: 'provB_blob_environment', storage: 'provB-blob', form: 'string', default: '' },
-  { name: 'provB_endpoint', storage: 'provB-blob', form: 'string', default: '' },
+  ...STORAGE_FIELD_SPECS.map(asSnapshotFieldSpec),
 ];
+
+/** A storage field as this table describes it: optional fields compare as ''/false when absent. */
+function asSnapshotFieldSpec(f: StorageFieldSpec): SnapshotFieldSpec {
+  const form: FieldForm = f.kind === 'bytes' || f.kind === 'bool' ? f.kind : 'string';
+  const spec: SnapshotFieldSpec = { name: f.name, storage: f.storage, form };
+  if (f.required) spec.required = true;
+  if (f.kind === 'secret') spec.secret = true;
+  else if (!f.required) spec.default = f.kind === 'bool' ? false : '';
+  return spec;
+}
 
 export const SNAPSHOT_CONFIG_FIELDS: readonly string[] = SNAPSHOT_FIELD_SPECS.map((f) => f.name);
 
@@ -77,10 +63,6 @@ export const SNAPSHOT_SECRET_FIELDS: readonly string[] = SNAPSHOT_FIELD_SPECS.fi
 
 export function snapshotFieldSpec(name: string): SnapshotFieldSpec | undefined {
   return SNAPSHOT_FIELD_SPECS.find((f) => f.name === name);
-}
-
-export function isStorageType(value: unknown): value is StorageType {
-  return typeof value === 'string' && (STORAGE_TYPES as readonly string[]).includes(value);
 }
 
 /** The fields a configuration of `type` may hold: the common ones and its own. */
@@ -96,9 +78,4 @@ export function comparedFieldsOf(type: StorageType): SnapshotFieldSpec[] {
 /** The credential fields of `type`. */
 export function secretFieldsOf(type: StorageType): SnapshotFieldSpec[] {
   return fieldsOf(type).filter((f) => f.secret);
-}
-
-/** Types whose path_prefix must end in `/` (a bucket or container prefix). */
-export function needsTrailingSlash(type: StorageType): boolean {
-  return type === 'provB-blob' || type === 'provC-gcs';
 }

@@ -1,5 +1,6 @@
 import { formatPos, type Diagnostics, type SourcePos } from '../../core/diagnostics.js';
 import { apiPathProblem } from '../../validate/api-path.js';
+import { checkPruneAgreement } from '../report.js';
 import { describeScope } from './addresses.js';
 import type { ScopeGroup } from './policies.js';
 import { reportAt } from './report.js';
@@ -38,15 +39,5 @@ export function checkScope(group: ScopeGroup, diags: Diagnostics): void {
       seen.set(name, doc.source.pos(['name']));
     }
   }
-  const firstPrune = group.docs.find((d) => d.data.prune !== undefined);
-  for (const doc of group.docs) {
-    if (firstPrune && doc.data.prune !== undefined && doc.data.prune !== firstPrune.data.prune) {
-      reportAt(
-        diags,
-        doc,
-        ['prune'],
-        `disagrees with prune: ${String(firstPrune.data.prune)} at ${formatPos(firstPrune.source.pos(['prune']))} (the snapshot policies of ${describeScope(group.scope)} are one collection)`,
-      );
-    }
-  }
+  checkPruneAgreement(group.docs, diags, `the snapshot policies of ${describeScope(group.scope)} are one collection`);
 }

@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { isStorageType, needsTrailingSlash, type StorageType } from './fields.js';
+import { needsTrailingSlash } from '../../adapters/storage/naming.js';
+import { isStorageType, type StorageType } from './fields.js';
 import { isGiven, reportAt, textOf } from './report.js';
 import type { SnapshotPolicyDocument } from './types.js';
 import { parseBool } from './values.js';

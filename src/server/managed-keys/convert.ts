@@ -2,7 +2,8 @@
 import { FieldError, toBool, toInt, toList } from '../util/fields.js';
 import type { JsonValue } from '../util/json.js';
 import { sortedUnique } from '../util/lists.js';
-import { USAGES, type FieldSpec } from './fields.js';
+import { USAGES } from '../../adapters/kms/policy.js';
+import type { FieldSpec } from './fields.js';
 
 export type Converted =
   /** The value to store. */

@@ -25,8 +25,6 @@ export type FieldSpec =
   | { kind: 'int'; default: number }
   | { kind: 'usages'; default: string[] };
 
-export const USAGES = ['encrypt', 'decrypt', 'sign', 'verify', 'wrap', 'unwrap', 'mac', 'random'] as const;
-
 const text = (fallback?: string): FieldSpec => ({ kind: 'string', default: fallback });
 const secret: FieldSpec = { kind: 'secret' };
 const flag: FieldSpec = { kind: 'bool', default: false };

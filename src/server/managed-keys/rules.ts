@@ -3,7 +3,11 @@
  * returns its problems as messages; all of them are answered at once. Messages name fields and
  * echo only values that are not secret.
  */
-import { parseCurve } from '../../adapters/kms/curves.js';
+import { AWS_KEY_TYPES } from '../../adapters/kms/aws/settings.js';
+import { AZURE_ENVIRONMENTS, AZURE_KEY_TYPES } from '../../adapters/kms/azure/settings.js';
+import { RSA_KEY_BITS } from '../../adapters/kms/config.js';
+import { parseCurve, SPEC_CURVE_NAMES } from '../../adapters/kms/curves.js';
+import { GCP_ALGORITHMS } from '../../adapters/kms/gcp/algorithms.js';
 import { mechanismFamily } from '../../adapters/pkcs11/mechanisms.js';
 import type { JsonObject } from '../util/json.js';
 import type { ManagedKeyType } from './fields.js';
@@ -15,21 +19,8 @@ export interface RuleContext {
   env: NodeJS.ProcessEnv;
 }
 
-const RSA_BITS = ['2048', '3072', '4096'];
-const AWS_CURVES = ['P256', 'P384', 'P521'];
-const AZURE_ENVIRONMENTS = ['PROVBPUBLICCLOUD', 'PROVBCHINACLOUD', 'PROVBUSGOVERNMENTCLOUD', 'PROVBGERMANCLOUD'];
-const GCP_ALGORITHMS = [
-  'EC_SIGN_P256_SHA256',
-  'EC_SIGN_P384_SHA384',
-  'RSA_SIGN_PSS_2048_SHA256',
-  'RSA_SIGN_PSS_3072_SHA256',
-  'RSA_SIGN_PSS_4096_SHA256',
-  'RSA_SIGN_PSS_4096_SHA512',
-  'RSA_SIGN_PKCS1_2048_SHA256',
-  'RSA_SIGN_PKCS1_3072_SHA256',
-  'RSA_SIGN_PKCS1_4096_SHA256',
-  'RSA_SIGN_PKCS1_4096_SHA512',
-];
+/** key_bits compared as text, as the value is stored (so "2048.0" is not 2048). */
+const RSA_BITS: readonly string[] = RSA_KEY_BITS.map(String);
 const GCP_SEGMENT = /^[a-zA-Z0-9_-]+$/;
 
 export function configProblems(type: ManagedKeyType, c: JsonObject, ctx: RuleContext): string[] {
@@ -53,6 +44,7 @@ export function nameProblems(name: string): string[] {
 
 const str = (c: JsonObject, field: string): string | undefined => (typeof c[field] === 'string' ? (c[field] as string) : undefined);
 const isTrue = (c: JsonObject, field: string): boolean => c[field] === true;
+const isOneOf = (values: readonly string[], value: string): boolean => values.includes(value);
 
 function required(c: JsonObject, fields: string[]): string[] {
   return fields.filter((f) => c[f] === undefined).map((f) => `${f} is required`);
@@ -74,7 +66,7 @@ function pkcs11Problems(c: JsonObject, ctx: RuleContext): string[] {
   const slot = str(c, 'slot');
   if (slot !== undefined && !/^\d+$/.test(slot)) problems.push(`slot "${slot}" must be a decimal number`);
   const curve = str(c, 'curve');
-  if (curve !== undefined && !validCurve(curve)) problems.push(`curve "${curve}" must be one of P256, P384, P521`);
+  if (curve !== undefined && !validCurve(curve)) problems.push(`curve "${curve}" must be one of ${SPEC_CURVE_NAMES.join(', ')}`);
   const bits = c.key_bits;
   if (bits !== undefined && bits !== 0 && !RSA_BITS.includes(String(bits))) problems.push(`key_bits must be one of ${RSA_BITS.join(', ')}`);
   if (typeof c.max_parallel === 'number' && c.max_parallel < 1) problems.push('max_parallel must be at least 1');
@@ -105,13 +97,13 @@ function validCurve(curve: string): boolean {
 function awsProblems(c: JsonObject): string[] {
   const problems = required(c, ['key_type', 'kms_key']);
   const keyType = str(c, 'key_type')?.toUpperCase();
-  if (keyType !== undefined && keyType !== 'RSA' && keyType !== 'ECDSA') problems.push('key_type must be RSA or ECDSA');
+  if (keyType !== undefined && !isOneOf(AWS_KEY_TYPES, keyType)) problems.push('key_type must be RSA or ECDSA');
   const bits = str(c, 'key_bits');
   if (keyType === 'RSA' && bits === undefined) problems.push('key_bits is required when key_type is RSA');
   if (bits !== undefined && !RSA_BITS.includes(bits)) problems.push(`key_bits must be one of ${RSA_BITS.join(', ')}`);
   const curve = str(c, 'curve');
   if (keyType === 'ECDSA' && curve === undefined) problems.push('curve is required when key_type is ECDSA');
-  if (curve !== undefined && !AWS_CURVES.includes(curve)) problems.push(`curve "${curve}" must be one of ${AWS_CURVES.join(', ')}`);
+  if (curve !== undefined && !isOneOf(SPEC_CURVE_NAMES, curve)) problems.push(`curve "${curve}" must be one of ${SPEC_CURVE_NAMES.join(', ')}`);
   const kmsKey = str(c, 'kms_key');
   if (kmsKey !== undefined && isTrue(c, 'allow_generate_key') && !isAwsAlias(kmsKey)) {
     problems.push('kms_key must be an alias (alias/NAME) when allow_generate_key is true');
@@ -137,14 +129,14 @@ function isHttpUrl(text: string): boolean {
 function azureProblems(c: JsonObject): string[] {
   const problems = required(c, ['tenant_id', 'vault_name', 'key_name', 'key_type']);
   const keyType = str(c, 'key_type');
-  if (keyType !== undefined && keyType.toUpperCase() !== 'RSA-HSM') problems.push('key_type must be RSA-HSM (the only supported value)');
+  if (keyType !== undefined && !isOneOf(AZURE_KEY_TYPES, keyType.toUpperCase())) problems.push('key_type must be RSA-HSM (the only supported value)');
   if ((c.client_id === undefined) !== (c.client_secret === undefined)) {
     problems.push('client_id and client_secret must be given together (or both left out for a managed identity)');
   }
   const vault = str(c, 'vault_name');
   if (vault !== undefined && !/^[a-zA-Z0-9-]+$/.test(vault)) problems.push(`vault_name "${vault}" may only contain letters, digits and hyphens`);
   const environment = str(c, 'environment');
-  if (environment !== undefined && !AZURE_ENVIRONMENTS.includes(environment.toUpperCase())) {
+  if (environment !== undefined && !isOneOf(AZURE_ENVIRONMENTS, environment.toUpperCase())) {
     problems.push(`environment must be one of ${AZURE_ENVIRONMENTS.join(', ')}`);
   }
   const bits = str(c, 'key_bits');
@@ -170,6 +162,6 @@ function gcpProblems(c: JsonObject, ctx: RuleContext): string[] {
   const version = str(c, 'crypto_key_version');
   if (version !== undefined && !/^\d+$/.test(version)) problems.push(`crypto_key_version "${version}" must be a number`);
   const algorithm = str(c, 'algorithm');
-  if (algorithm !== undefined && !GCP_ALGORITHMS.includes(algorithm)) problems.push(`algorithm "${algorithm}" must be one of ${GCP_ALGORITHMS.join(', ')}`);
+  if (algorithm !== undefined && !isOneOf(GCP_ALGORITHMS, algorithm)) problems.push(`algorithm "${algorithm}" must be one of ${GCP_ALGORITHMS.join(', ')}`);
   return problems;
 }

@@ -9,16 +9,26 @@
  *   booleans (false when unset), local_max_space (integer bytes). Secret fields read back as
  *   "redacted" when set and are absent when not. Fields of other storage types are not stored.
  */
-import { secretValuesOf, StorageError, openObjectStore, type SnapshotStorageConfig } from '../../adapters/storage/index.js';
+import {
+  DEFAULT_FILE_PREFIX,
+  DEFAULT_RETAIN,
+  isStorageType,
+  needsTrailingSlash,
+  openObjectStore,
+  secretValuesOf,
+  STORAGE_FIELD_SPECS,
+  STORAGE_TYPES,
+  StorageError,
+  storageFieldsOf,
+  type SnapshotStorageConfig,
+  type StorageFieldKind,
+  type StorageFieldSpec,
+  type StorageType as SnapshotStorageType,
+} from '../../adapters/storage/index.js';
 import { scrubSecrets } from '../../adapters/storage/errors.js';
 import { FieldError, toBool, toDurationSeconds, toInt, toStr } from '../util/fields.js';
 import type { JsonObject, JsonValue } from '../util/json.js';
 
-export const STORAGE_TYPES = ['local', 'provA-s3', 'provB-blob', 'provC-gcs'] as const;
-export type SnapshotStorageType = (typeof STORAGE_TYPES)[number];
-
-export const DEFAULT_FILE_PREFIX = 'vault-snapshot';
-export const DEFAULT_RETAIN = 1;
 export const REDACTED = 'redacted';
 
 interface CommonFields {
@@ -71,47 +81,16 @@ export interface BlobSnapshotConfig extends CommonFields {
 /** A stored configuration; "" in a string field means unset. */
 export type SnapshotConfig = LocalSnapshotConfig | S3SnapshotConfig | GcsSnapshotConfig | BlobSnapshotConfig;
 
-type FieldKind = 'string' | 'secret' | 'bool' | 'bytes';
-interface FieldSpec {
-  name: string;
-  kind: FieldKind;
-  required?: boolean;
-}
-
 /** The fields of each storage type, in read-back order. */
-const TYPE_FIELDS: Record<SnapshotStorageType, readonly FieldSpec[]> = {
-  local: [{ name: 'local_max_space', kind: 'bytes', required: true }],
-  'provA-s3': [
-    { name: 'provA_s3_bucket', kind: 'string', required: true },
-    { name: 'provA_s3_region', kind: 'string', required: true },
-    { name: 'provA_access_key_id', kind: 'string' },
-    { name: 'provA_secret_access_key', kind: 'secret' },
-    { name: 'provA_session_token', kind: 'secret' },
-    { name: 'provA_s3_endpoint', kind: 'string' },
-    { name: 'provA_s3_disable_tls', kind: 'bool' },
-    { name: 'provA_s3_force_path_style', kind: 'bool' },
-    { name: 'provA_s3_enable_kms', kind: 'bool' },
-    { name: 'provA_s3_server_side_encryption', kind: 'bool' },
-    { name: 'provA_s3_kms_key', kind: 'string' },
-  ],
-  'provC-gcs': [
-    { name: 'provC_gcs_bucket', kind: 'string', required: true },
-    { name: 'provC_service_account_key', kind: 'secret' },
-    { name: 'provC_endpoint', kind: 'string' },
-    { name: 'provC_disable_tls', kind: 'bool' },
-  ],
-  // Only provA-s3 and provC-gcs may leave credentials to the SDK's own discovery.
-  'provB-blob': [
-    { name: 'provB_container_name', kind: 'string', required: true },
-    { name: 'provB_account_name', kind: 'string', required: true },
-    { name: 'provB_account_key', kind: 'secret', required: true },
-    { name: 'provB_blob_environment', kind: 'string' },
-    { name: 'provB_endpoint', kind: 'string' },
-  ],
+const TYPE_FIELDS: Record<SnapshotStorageType, readonly StorageFieldSpec[]> = {
+  local: storageFieldsOf('local'),
+  'provA-s3': storageFieldsOf('provA-s3'),
+  'provC-gcs': storageFieldsOf('provC-gcs'),
+  'provB-blob': storageFieldsOf('provB-blob'),
 };
 
 const COMMON_FIELDS = ['interval', 'retain', 'path_prefix', 'file_prefix', 'storage_type'];
-const ALL_TYPE_FIELDS = new Set(Object.values(TYPE_FIELDS).flatMap((fields) => fields.map((f) => f.name)));
+const ALL_TYPE_FIELDS = new Set<string>(STORAGE_FIELD_SPECS.map((f) => f.name));
 
 export type ParsedWrite = { ok: true; config: SnapshotConfig; warnings: string[] } | { ok: false; errors: string[] };
 
@@ -189,7 +168,7 @@ export function scrubConfigSecrets(text: string, config: SnapshotConfig): string
 /** A stored value read back as a configuration (values written by this module). */
 export function asSnapshotConfig(value: JsonValue | undefined): SnapshotConfig | undefined {
   if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  return STORAGE_TYPES.includes(value.storage_type as SnapshotStorageType) ? (value as unknown as SnapshotConfig) : undefined;
+  return isStorageType(value.storage_type) ? (value as unknown as SnapshotConfig) : undefined;
 }
 
 class RuleError extends Error {}
@@ -211,16 +190,16 @@ function parseRetain(value: JsonValue | undefined): number {
 function parseStorageType(value: JsonValue | undefined): SnapshotStorageType {
   if (value === undefined || value === null || value === '') throw new RuleError('storage_type is required');
   const text = toStr('storage_type', value);
-  if (!STORAGE_TYPES.includes(text as SnapshotStorageType)) {
+  if (!isStorageType(text)) {
     throw new RuleError(`storage_type must be one of ${STORAGE_TYPES.join(', ')} (got ${JSON.stringify(text)})`);
   }
-  return text as SnapshotStorageType;
+  return text;
 }
 
 function parsePathPrefix(value: JsonValue | undefined, storageType: SnapshotStorageType | undefined): string {
   const text = value === undefined || value === null ? '' : toStr('path_prefix', value);
   if (text.trim() === '') throw new RuleError('path_prefix is required');
-  if ((storageType === 'provB-blob' || storageType === 'provC-gcs') && !text.endsWith('/')) {
+  if (storageType !== undefined && needsTrailingSlash(storageType) && !text.endsWith('/')) {
     throw new RuleError(`path_prefix must end with "/" for storage_type ${storageType}`);
   }
   return text;
@@ -234,7 +213,7 @@ function parseFilePrefix(value: JsonValue | undefined): string {
   return text;
 }
 
-function parseTypeField(spec: FieldSpec, value: JsonValue | undefined): JsonValue {
+function parseTypeField(spec: StorageFieldSpec, value: JsonValue | undefined): JsonValue {
   const missing = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   if (missing) {
     if (spec.required) throw new RuleError(`${spec.name} is required`);
@@ -257,7 +236,7 @@ function parseTypeField(spec: FieldSpec, value: JsonValue | undefined): JsonValu
   }
 }
 
-function defaultOf(kind: FieldKind): JsonValue {
+function defaultOf(kind: StorageFieldKind): JsonValue {
   switch (kind) {
     case 'string':
     case 'secret':
@@ -290,7 +269,7 @@ function adapterCheck(config: SnapshotConfig): string | undefined {
 }
 
 function unusedWarnings(body: JsonObject, storageType: SnapshotStorageType): string[] {
-  const own = new Set(TYPE_FIELDS[storageType].map((f) => f.name));
+  const own = new Set<string>(TYPE_FIELDS[storageType].map((f) => f.name));
   const members = Object.keys(body).sort();
   const unknown = members.filter((k) => k !== 'name' && !COMMON_FIELDS.includes(k) && !ALL_TYPE_FIELDS.has(k));
   const otherType = members.filter((k) => ALL_TYPE_FIELDS.has(k) && !own.has(k));

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback, parseJsonBody, readBody, sendJson } from '../common/http.js';
 import { KeyStore, type FakeAwsKey, type FakeKeyUsage } from './keys.js';
 import { KmsError, OPERATIONS } from './operations.js';
 import { verifySigV4 } from './sigv4.js';
@@ -56,7 +56,7 @@ export async function startFakeAwsKms(opts: FakeAwsKmsOptions = {}): Promise<Fak
       if (req.method !== 'POST' || !fn) throw new KmsError('UnknownOperationException', '');
       const auth = verifySigV4({ method: req.method, path: req.url ?? '/', headers: req.headers, body }, (id) => credentials[id], { region, service: 'kms' });
       if (!auth.ok) throw new KmsError(auth.error, auth.message);
-      const parsed = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : {};
+      const parsed = parseJsonBody(body);
       calls.push({ operation, body: parsed });
       send(res, 200, fn(store, parsed));
     } catch (err) {
@@ -66,8 +66,7 @@ export async function startFakeAwsKms(opts: FakeAwsKmsOptions = {}): Promise<Fak
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     region,
@@ -78,24 +77,10 @@ export async function startFakeAwsKms(opts: FakeAwsKmsOptions = {}): Promise<Fak
       if (seed.alias) store.aliases.set(seed.alias, key.keyId);
       return key;
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () => closeServer(server),
   };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': randomUUID(), 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+  sendJson(res, status, body, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-RequestId': randomUUID() });
 }

@@ -3,12 +3,10 @@
  * One server answers both: requests whose Host is `<vault>.<vaultDomain>` go to that vault,
  * the others to the identity side. See SPEC.md.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeTempDir, removeDir } from '../../support/process.js';
+import { closeServer, listenOnLoopback, parseJsonBody, readBody, sendJson } from '../common/http.js';
 import { IdentityService } from './identity.js';
 import { VaultStore, type FakeVaultKey, type KeySeed } from './keys.js';
 import { makePki } from './pki.js';
@@ -44,7 +42,7 @@ export interface FakeKeyVault {
 export async function startFakeKeyVault(opts: FakeKeyVaultOptions = {}): Promise<FakeKeyVault> {
   const vaultDomain = opts.vaultDomain ?? 'vault.localhost';
   const tenantId = opts.tenantId ?? DEFAULT_CLIENT.tenantId;
-  const dir = await mkdtemp(join(tmpdir(), 'lockstep-fake-keyvault-'));
+  const dir = await makeTempDir('fake-keyvault');
   const pki = await makePki(dir, vaultDomain);
   const identity = new IdentityService(tenantId);
   for (const [id, secret] of Object.entries(opts.clients ?? { [DEFAULT_CLIENT.clientId]: DEFAULT_CLIENT.clientSecret })) identity.clients.set(id, secret);
@@ -88,7 +86,7 @@ export async function startFakeKeyVault(opts: FakeKeyVaultOptions = {}): Promise
     }
     let parsed: Record<string, unknown> = {};
     try {
-      parsed = body.length > 0 ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : {};
+      parsed = parseJsonBody(body);
     } catch {
       return send(res, 400, { error: { code: 'BadParameter', message: 'The request body is not valid JSON.' } });
     }
@@ -96,8 +94,7 @@ export async function startFakeKeyVault(opts: FakeKeyVaultOptions = {}): Promise
     send(res, result.status, result.body);
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server);
   return {
     port,
     resource: `${vaultDomain}:${port}`,
@@ -109,26 +106,12 @@ export async function startFakeKeyVault(opts: FakeKeyVaultOptions = {}): Promise
     requests,
     seedKey: (seed) => store.add({ vault: 'lockstep', ...seed }),
     stop: async () => {
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
-      await rm(dir, { recursive: true, force: true });
+      await closeServer(server);
+      await removeDir(dir);
     },
   };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+  sendJson(res, status, body, { 'content-type': 'application/json; charset=utf-8' });
 }

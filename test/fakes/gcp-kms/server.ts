@@ -1,6 +1,6 @@
 /** A loopback fake of the Cloud KMS REST API (v1) and of Google's OAuth token endpoint. See SPEC.md. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback, parseJsonBody, readBody, sendJson } from '../common/http.js';
 import { FakeAuth, type ServiceAccountFile } from './auth.js';
 import type { AlgorithmName, PurposeName, StateName } from './enums.js';
 import { KmsStore, type FakeCryptoKey } from './keys.js';
@@ -41,7 +41,7 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
     calls.push({ method: req.method ?? '', path: url.pathname });
     let body: Record<string, unknown> = {};
     try {
-      body = raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+      body = parseJsonBody(raw);
     } catch {
       return send(res, 400, { error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } });
     }
@@ -50,8 +50,7 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
     send(res, result.status, result.body);
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  endpoint = `http://127.0.0.1:${await listenOnLoopback(server)}`;
   return {
     endpoint,
     auth,
@@ -65,24 +64,10 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
       return name;
     },
     seedKey: (seed) => store.createKey(`${seed.keyRing}/cryptoKeys/${seed.id}`, seed.purpose ?? 'ASYMMETRIC_SIGN', seed.algorithm, { versions: seed.versions, state: seed.state }),
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () => closeServer(server),
   };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+  sendJson(res, status, body, { 'content-type': 'application/json; charset=UTF-8' });
 }

@@ -3,7 +3,7 @@
  * `apiEndpoint: fake.endpoint`. What it covers and what not: SPEC.md next to this file.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback, readBody } from '../common/http.js';
 import { bucketResource, FakeGcsStore, md5Base64, objectResource, type StoredBucket } from './store.js';
 import { crc32cBase64 } from './crc32c.js';
 import { errorBody, Uploads, type Reply } from './uploads.js';
@@ -53,10 +53,7 @@ export async function startFakeGcs(opts: FakeGcsOptions = {}): Promise<FakeGcs> 
     requests: [],
     createBucket: (name) => void store.createBucket(name),
     objectNames: (bucket) => [...(store.buckets.get(bucket)?.objects.keys() ?? [])].sort(),
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: () => closeServer(server),
   };
   const server = createServer((req, res) => {
     void readBody(req)
@@ -64,8 +61,7 @@ export async function startFakeGcs(opts: FakeGcsOptions = {}): Promise<FakeGcs> 
       .catch((err: Error) => ({ status: 500, json: errorBody(500, err.message, 'backendError') }) as Reply)
       .then((reply) => send(res, reply));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.port = (server.address() as AddressInfo).port;
+  fake.port = await listenOnLoopback(server);
   endpoint = fake.endpoint = `http://127.0.0.1:${fake.port}`;
   return fake;
 }
@@ -180,12 +176,6 @@ function notAllowed(): Reply {
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
 }
 
 function send(res: ServerResponse, reply: Handler): void {

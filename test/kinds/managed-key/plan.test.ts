@@ -55,10 +55,10 @@ describe('plan', () => {
     expect(plan.unmanaged).toEqual([]);
     const ordered = orderChanges(plan.changes);
     expect(ordered.map((c) => [c.action, String(c.address), c.reason, c.destructive, c.dependsOn.map(String)])).toEqual([
-      ['create', 'default:sys/managed-keys/provAkms/hsm', 'replace', true, ['default:sys/managed-keys/pkcs11/hsm']],
       ['delete', 'default:sys/managed-keys/pkcs11/hsm', 'replace', true, []],
+      ['create', 'default:sys/managed-keys/provAkms/hsm', 'replace', true, ['default:sys/managed-keys/pkcs11/hsm']],
     ]);
-    expect(ordered[1]!.notes[0]).toBe('type changes to provAkms: the key is deleted, then created as default:sys/managed-keys/provAkms/hsm');
+    expect(ordered[0]!.notes[0]).toBe('type changes to provAkms: the key is deleted, then created as default:sys/managed-keys/provAkms/hsm');
   });
 
   test('a replace with --prune is still one replace', async () => {

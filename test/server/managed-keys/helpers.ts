@@ -1,11 +1,9 @@
 /** Shared bits of the managed-key server tests: a server with collected logs and a recording client. */
 import { expect } from 'vitest';
 import { startServer, type RunningCluster, type RunningServer, type ServerOptions } from '../../../src/server/index.js';
+import { apiClient, type ApiResponse } from '../helpers.js';
 
-export interface Answer {
-  status: number;
-  body: any;
-}
+export type Answer = ApiResponse;
 
 export interface KeyServer {
   server: RunningServer;
@@ -35,23 +33,10 @@ export async function startKeyServer(opts: ServerOptions = {}): Promise<KeyServe
 }
 
 function makeClient(cluster: RunningCluster, namespace: string, texts: string[]) {
-  const base = namespace === '' ? cluster.baseUrl : `${cluster.baseUrl}/${namespace}`;
-  const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
-    const res = await fetch(`${base}/${path}`, {
-      method,
-      headers: { 'X-Vault-Token': cluster.rootToken, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    texts.push(text);
-    return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-  };
+  const api = apiClient(cluster, undefined, { namespace, onText: (text) => texts.push(text) });
+  const { call } = api;
   return {
-    call,
-    get: (path: string) => call('GET', path),
-    list: (path: string) => call('GET', `${path}?list=true`),
-    post: (path: string, body: unknown = {}) => call('POST', path, body),
-    delete: (path: string) => call('DELETE', path),
+    ...api,
     /** POST sys/managed-keys/:type/:name, expecting success. */
     async putKey(type: string, name: string, config: Record<string, unknown>): Promise<void> {
       const res = await call('POST', `sys/managed-keys/${type}/${name}`, config);

@@ -3,21 +3,20 @@
  * runs, and on SIGTERM it exits promptly (the snapshot timers do not hold it); a corrupt file
  * makes it exit 1 with a one-line error (the built CLI) before listening.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli.js';
 import { apiClient, enableLdap, startTestServer } from '../helpers.js';
 import { buildServer } from '../support/build-server.js';
+import { NodeChildren } from '../support/node-children.js';
 import { CONFIG, waitFor } from './support.js';
 
 let build: { dir: string; serveScript: string };
 let dir: string;
 let snapshotFile: string;
-const children = new Set<ChildProcess>();
+const children = new NodeChildren();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lockstep-serve-restore-'));
@@ -25,7 +24,7 @@ beforeAll(async () => {
   build = built;
 }, 180_000);
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  children.killAll();
   await rm(dir, { recursive: true, force: true });
   if (build) await rm(build.dir, { recursive: true, force: true });
 });
@@ -46,18 +45,7 @@ async function makeSnapshot(): Promise<void> {
 }
 
 function spawnServe(args: string[]) {
-  const child = spawn(process.execPath, [build.serveScript, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      children.delete(child);
-      resolve(code);
-    }),
-  );
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  return { child, lines, exited, stderr: () => stderr };
+  return children.spawn([build.serveScript, 'serve', '--port', '0', ...args]);
 }
 
 describe('serve --restore', () => {

@@ -1,19 +1,14 @@
 /** Shared pieces of the snapshot-auto tests. */
 import type { RunningCluster } from '../../../src/server/index.js';
+import { pollUntil } from '../../support/wait.js';
 import { apiClient, type ApiResponse } from '../helpers.js';
 
 export const CONFIG = 'sys/storage/raft/snapshot-auto/config';
 export const STATUS = 'sys/storage/raft/snapshot-auto/status';
 
 /** Polls until `check` returns a value other than undefined/false, or fails after timeoutMs. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
+export function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  return pollUntil(what, check, { timeoutMs, intervalMs: 100 });
 }
 
 export function sleep(ms: number): Promise<void> {

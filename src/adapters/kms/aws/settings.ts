@@ -5,13 +5,21 @@ import { KeyBackendError } from '../errors.js';
 import { readPolicy, type KeyPolicy } from '../policy.js';
 import type { AwsKmsKeyConfig } from '../types.js';
 
+/** The spec's provAkms `key_type` values (compared case-insensitively). */
+export const AWS_KEY_TYPES = ['RSA', 'ECDSA'] as const;
+export type AwsKeyType = (typeof AWS_KEY_TYPES)[number];
+
+function isAwsKeyType(text: string): text is AwsKeyType {
+  return (AWS_KEY_TYPES as readonly string[]).includes(text);
+}
+
 export interface AwsSettings {
   kmsKey: string;
   region: string;
   endpoint?: string;
   /** Absent: the SDK's own chain (environment, shared profile, instance profile). */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-  keyType: 'RSA' | 'ECDSA';
+  keyType: AwsKeyType;
   curve?: CurveName;
   keyBits?: number;
   policy: KeyPolicy;
@@ -20,7 +28,7 @@ export interface AwsSettings {
 export function readAwsSettings(config: AwsKmsKeyConfig, env: NodeJS.ProcessEnv): AwsSettings {
   const r = new FieldReader('provAkms', config);
   const keyType = r.required('key_type').toUpperCase();
-  if (keyType !== 'RSA' && keyType !== 'ECDSA') {
+  if (!isAwsKeyType(keyType)) {
     throw new KeyBackendError('config', 'provAkms', 'key_type must be RSA or ECDSA');
   }
   const keyBits = r.oneOf('key_bits', RSA_KEY_BITS);

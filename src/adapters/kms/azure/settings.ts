@@ -17,23 +17,33 @@ export interface AzureSettings {
   policy: KeyPolicy;
 }
 
+/** The spec's provBkeyvault `key_type` values (compared case-insensitively). */
+export const AZURE_KEY_TYPES = ['RSA-HSM'] as const;
+
 /** The spec's environment names (the provider's cloud names, renamed as the spec renames them). */
-const ENVIRONMENTS: Record<string, { vaultSuffix: string; authorityHost: string }> = {
+export const AZURE_ENVIRONMENTS = ['PROVBPUBLICCLOUD', 'PROVBCHINACLOUD', 'PROVBUSGOVERNMENTCLOUD', 'PROVBGERMANCLOUD'] as const;
+export type AzureEnvironment = (typeof AZURE_ENVIRONMENTS)[number];
+
+const ENVIRONMENTS: Readonly<Record<AzureEnvironment, { vaultSuffix: string; authorityHost: string }>> = {
   PROVBPUBLICCLOUD: { vaultSuffix: 'vault.azure.net', authorityHost: 'https://login.microsoftonline.com' },
   PROVBCHINACLOUD: { vaultSuffix: 'vault.azure.cn', authorityHost: 'https://login.chinacloudapi.cn' },
   PROVBUSGOVERNMENTCLOUD: { vaultSuffix: 'vault.usgovcloudapi.net', authorityHost: 'https://login.microsoftonline.us' },
   PROVBGERMANCLOUD: { vaultSuffix: 'vault.microsoftazure.de', authorityHost: 'https://login.microsoftonline.de' },
 };
 
+function isAzureEnvironment(text: string): text is AzureEnvironment {
+  return (AZURE_ENVIRONMENTS as readonly string[]).includes(text);
+}
+
 export function readAzureSettings(config: AzureKeyVaultKeyConfig): AzureSettings {
   const r = new FieldReader('provBkeyvault', config);
   const keyType = r.required('key_type');
-  if (keyType.toUpperCase() !== 'RSA-HSM') {
+  if (!(AZURE_KEY_TYPES as readonly string[]).includes(keyType.toUpperCase())) {
     throw new KeyBackendError('config', 'provBkeyvault', 'key_type must be RSA-HSM (the only supported value)');
   }
   const envName = (r.str('environment') ?? 'PROVBPUBLICCLOUD').toUpperCase();
-  const env = ENVIRONMENTS[envName];
-  if (!env) throw new KeyBackendError('config', 'provBkeyvault', `environment must be one of ${Object.keys(ENVIRONMENTS).join(', ')}`);
+  const env = isAzureEnvironment(envName) ? ENVIRONMENTS[envName] : undefined;
+  if (!env) throw new KeyBackendError('config', 'provBkeyvault', `environment must be one of ${AZURE_ENVIRONMENTS.join(', ')}`);
   const clientId = r.str('client_id');
   const clientSecret = r.secret('client_secret');
   if ((clientId === undefined) !== (clientSecret === undefined)) {

@@ -11,7 +11,8 @@ export interface GcpAlgorithm {
   digestField: 'sha256' | 'sha384' | 'sha512';
 }
 
-const ALGORITHMS = [
+/** The spec's provCckms `algorithm` values (the server's rules and the reconciler's share this list). */
+export const GCP_ALGORITHMS = [
   'EC_SIGN_P256_SHA256',
   'EC_SIGN_P384_SHA384',
   'RSA_SIGN_PSS_2048_SHA256',
@@ -26,8 +27,8 @@ const ALGORITHMS = [
 
 export function parseGcpAlgorithm(text: string): GcpAlgorithm {
   const name = text.trim().toUpperCase();
-  if (!(ALGORITHMS as readonly string[]).includes(name)) {
-    throw new KeyBackendError('config', 'provCckms', `algorithm must be one of ${ALGORITHMS.join(', ')}`);
+  if (!(GCP_ALGORITHMS as readonly string[]).includes(name)) {
+    throw new KeyBackendError('config', 'provCckms', `algorithm must be one of ${GCP_ALGORITHMS.join(', ')}`);
   }
   const bits = name.slice(-3) as '256' | '384' | '512';
   return {

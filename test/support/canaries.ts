@@ -1,0 +1,36 @@
+/**
+ * Canary checks for end-to-end tests: collect everything lockstep printed or wrote, then prove
+ * that no secret (canary) value occurs anywhere in it.
+ */
+import { expect } from 'vitest';
+import type { CliResult } from './cli.js';
+
+export interface OutputRecorder {
+  /** Keeps a run's stdout and stderr; returns the run, so a call can be wrapped in place. */
+  record(run: CliResult): CliResult;
+  /** Keeps any other text lockstep produced (a saved plan, an exported file...). */
+  add(text: string): void;
+  /**
+   * Fails unless more than `minLength` characters were collected (an empty collection proves
+   * nothing) or if any canary occurs in them.
+   */
+  expectNoCanaries(canaries: readonly string[], minLength: number): void;
+}
+
+export function outputRecorder(): OutputRecorder {
+  const outputs: string[] = [];
+  return {
+    record: (run) => {
+      outputs.push(run.stdout, run.stderr);
+      return run;
+    },
+    add: (text) => {
+      outputs.push(text);
+    },
+    expectNoCanaries: (canaries, minLength) => {
+      const all = outputs.join('\n');
+      expect(all.length).toBeGreaterThan(minLength);
+      for (const canary of canaries) expect(all).not.toContain(canary);
+    },
+  };
+}
