@@ -68,7 +68,7 @@ export const LDAP_FIELD_SPECS: readonly LdapFieldSpec[] = [
   { name: 'token_no_default_policy', type: 'bool', default: false },
   { name: 'token_num_uses', type: 'count', default: 0 },
   { name: 'token_period', type: 'duration', default: 0 },
-  { name: 'token_type', type: 'enum', default: '', values: TOKEN_TYPES },
+  { name: 'token_type', type: 'enum', default: 'default', values: TOKEN_TYPES },
 ];
 
 /** Every config and token field name, in the spec's order. */

@@ -85,6 +85,6 @@ export function defaultLdapConfig(): LdapConfig {
     token_no_default_policy: false,
     token_num_uses: 0,
     token_period: 0,
-    token_type: '',
+    token_type: 'default',
   };
 }

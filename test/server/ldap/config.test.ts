@@ -61,7 +61,7 @@ describe('LDAP config read', () => {
       token_no_default_policy: false,
       token_num_uses: 0,
       token_period: 0,
-      token_type: '',
+      token_type: 'default', // as the service reads an unset token type back
     });
   });
 });
