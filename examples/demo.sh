@@ -26,15 +26,24 @@ else
   echo "== skipping examples/managed-keys/pkcs11 (softhsm2 not installed)"
   example_paths=(examples/ldap examples/snapshots examples/managed-keys/cloud)
 fi
-cli serve --port "$port" --token "$token" --data "$data" "${kms_flags[@]}" > "$data/serve.log" 2>&1 &
+# node itself in the background (not the cli function's subshell), so $! is the server's PID.
+node dist/cli.js serve --port "$port" --token "$token" --data "$data" "${kms_flags[@]}" > "$data/serve.log" 2>&1 &
 server=$!
 # Keeps the demo's own exit status (the stopped server's 143 must not become the demo's).
 dr_server=""
 trap 'status=$?; kill $server $dr_server 2>/dev/null || true; wait $server $dr_server 2>/dev/null || true; rm -rf "$data"; exit $status' EXIT
-for _ in $(seq 1 100); do
-  node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "http://127.0.0.1:$port/v1/sys/health" && break
-  sleep 0.1
-done
+# Waits (up to a minute) until a command succeeds; fails with the server's log if it exits first.
+wait_for() { # PID LOG COMMAND...
+  local pid=$1 log=$2; shift 2
+  for _ in $(seq 1 600); do
+    "$@" 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || { echo "the server stopped:"; cat "$log"; return 1; }
+    sleep 0.1
+  done
+  echo "the server did not answer in time:"; cat "$log"; return 1
+}
+healthy() { node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1/sys/health"; }
+wait_for "$server" "$data/serve.log" healthy "http://127.0.0.1:$port/v1"
 
 export SERVICE_ADDR="http://127.0.0.1:$port/v1" SERVICE_TOKEN="$token"
 export LDAP_BINDPASS="demo-bindpass-$RANDOM"
@@ -56,10 +65,10 @@ fi
 # DR: three emulated clusters; east's root key shares (from --init-out) generate the DR operation
 # tokens a step needs. Bootstrap enables east as primary and wipes west and south to follow it.
 dr_port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-cli serve --clusters east,west,south --port "$dr_port" --key-shares 3 --key-threshold 2 \
+node dist/cli.js serve --clusters east,west,south --port "$dr_port" --key-shares 3 --key-threshold 2 \
   --init-out "$data/dr-init.json" --data "$data/dr" > "$data/dr-serve.log" 2>&1 &
 dr_server=$!
-for _ in $(seq 1 100); do [ -s "$data/dr-init.json" ] && break; sleep 0.1; done
+wait_for "$dr_server" "$data/dr-serve.log" test -s "$data/dr-init.json"
 eval "$(node -e '
   const init = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).clusters;
   for (const [name, c] of Object.entries(init)) {
@@ -68,13 +77,7 @@ eval "$(node -e '
   }
   init.east.key_shares.forEach((s, i) => console.log(`export DR_KEY_SHARE_${i + 1}=${s}`));
 ' "$data/dr-init.json")"
-for c in east west south; do
-  addr_var="${c^^}_ADDR"
-  for _ in $(seq 1 100); do
-    node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "${!addr_var}/sys/health" && break
-    sleep 0.1
-  done
-done
+for addr in "$EAST_ADDR" "$WEST_ADDR" "$SOUTH_ADDR"; do wait_for "$dr_server" "$data/dr-serve.log" healthy "$addr"; done
 echo "== DR rehearsal: lockstep serve --clusters east,west,south"
 echo "== lockstep plan examples/dr";   cli plan examples/dr
 echo "== lockstep apply examples/dr --allow-destructive (enabling a secondary wipes it)"
