@@ -6,40 +6,28 @@ import { kinds } from '../kinds/registry.js';
 import { readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
-import { collect, globalOptions, type GlobalOptions } from './common-options.js';
+import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags } from './common-options.js';
 import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { computePlan, describeError, parseTargets, prepareOrFail, type PlanRun } from './pipeline.js';
 import { renderPlan } from './render-plan.js';
 
-interface ApplyFlags {
+interface ApplyFlags extends PlanningFlags {
   autoApprove?: boolean;
-  prune?: boolean;
   allowDestructive?: boolean;
-  target?: string[];
-  concurrency?: string;
-  syncSecrets?: boolean;
-  allowUnreachablePrimary?: boolean;
-  forcePromote?: boolean;
 }
 
 export function registerApply(program: Command, output: () => Output, exit: (code: number) => void): void {
-  program
+  const command = program
     .command('apply')
     .description('make the live servers match the manifests (or carry out a saved plan)')
     .argument('<paths...>', 'manifest files or directories, or one saved plan file')
     .option('--auto-approve', 'apply without asking (required when not on a terminal)')
-    .option('--prune', 'delete objects on the server that no manifest lists')
-    .option('--allow-destructive', 'allow actions that wipe or orphan data')
-    .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
-    .option('--concurrency <n>', 'requests in flight at once', '16')
-    .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
-    .option('--allow-unreachable-primary', 'DR: promote a secondary while the primary cannot be reached (unplanned failover)')
-    .option('--force-promote', 'DR: promote with force, skipping the safety checks')
-    .action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
-      exit(await runApply(paths, flags, globalOptions(cmd), output()));
-    });
+    .option('--allow-destructive', 'allow actions that wipe or orphan data');
+  addPlanningOptions(command).action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
+    exit(await runApply(paths, flags, globalOptions(cmd), output()));
+  });
 }
 
 async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, output: Output): Promise<number> {
@@ -48,7 +36,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   const prune = saved ? saved.options.prune : flags.prune === true;
   const planFlags = saved
     ? { syncSecrets: saved.options.syncSecrets, allowUnreachablePrimary: saved.options.allowUnreachablePrimary, force: saved.options.force }
-    : { syncSecrets: flags.syncSecrets === true, allowUnreachablePrimary: flags.allowUnreachablePrimary === true, force: flags.forcePromote === true };
+    : planFlagsOf(flags);
   const targets = parseTargets(saved ? saved.options.targets : flags.target);
 
   const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);

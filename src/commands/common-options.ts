@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import type { PlanFlags } from '../kinds/kind.js';
 
 /** Options every command takes (contract section 3). */
 export interface GlobalOptions {
@@ -15,4 +16,33 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 
 export function formatOption(): Option {
   return new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+}
+
+/** Flags that shape what a plan contains; `plan` and `apply` take the same ones. */
+export interface PlanningFlags {
+  prune?: boolean;
+  target?: string[];
+  concurrency?: string;
+  syncSecrets?: boolean;
+  allowUnreachablePrimary?: boolean;
+  forcePromote?: boolean;
+}
+
+/** Adds the planning options (after each command's own) to `plan` or `apply`. */
+export function addPlanningOptions(cmd: Command): Command {
+  return cmd
+    .option('--prune', 'delete objects on the server that no manifest lists')
+    .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
+    .option('--concurrency <n>', 'requests in flight at once', '16')
+    .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
+    .option('--allow-unreachable-primary', 'DR: promote a secondary while the primary cannot be reached (unplanned failover)')
+    .option('--force-promote', 'DR: promote with force, skipping the safety checks');
+}
+
+export function planFlagsOf(flags: PlanningFlags): PlanFlags {
+  return {
+    syncSecrets: flags.syncSecrets === true,
+    allowUnreachablePrimary: flags.allowUnreachablePrimary === true,
+    force: flags.forcePromote === true,
+  };
 }
