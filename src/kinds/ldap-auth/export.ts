@@ -1,7 +1,10 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual, type JsonObject } from '../../core/json.js';
+import type { LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
-import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
+import { ldapConfigDefaults } from './normalise.js';
+import { readScope } from './read.js';
+import type { LdapScope } from './scope.js';
 
 /**
  * Every LDAP method of the cluster's root namespace as one LdapAuth document each. Config
@@ -15,42 +18,36 @@ export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarg
     .filter(([, v]) => (v as JsonObject | null)?.['type'] === 'ldap')
     .map(([k]) => k.replace(/\/$/, ''))
     .sort();
-  return Promise.all(mounts.map((mount) => exportMount(client, cluster, `${ns}auth/${mount}`, mount)));
+  const namespace = cluster.defaultNamespace ?? '';
+  return Promise.all(mounts.map((mount) => exportMount(client, cluster, { cluster: cluster.name, namespace, mount }, table)));
 }
 
-async function exportMount(client: ClusterClient, cluster: ClusterTarget, base: string, mount: string): Promise<Record<string, unknown>> {
-  const [configData, groupNames, userNames] = await Promise.all([
-    client.read(`${base}/config`),
-    client.list(`${base}/groups`),
-    client.list(`${base}/users`),
-  ]);
-  const live = normaliseLiveConfig(configData ?? {});
+/** One method as a document, from the same read (and normalisation) that plan compares with. */
+async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope: LdapScope, authTable: JsonObject): Promise<Record<string, unknown>> {
+  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  await readScope(scope, authTable, client, live);
   const defaults = ldapConfigDefaults();
   const config: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(live)) {
-    if (k === 'policies') continue; // deprecated alias of token_policies
-    if (!jsonEqual(v, defaults[k])) config[k] = v;
-  }
-  if (typeof live['binddn'] === 'string' && live['binddn'] !== '') config['bindpass'] = `\${env:${envName(cluster.name, mount, 'BINDPASS')}}`;
-  const caseSensitive = live['case_sensitive_names'] === true;
-
   const groups: Record<string, unknown> = {};
   const users: Record<string, unknown> = {};
-  await Promise.all([
-    ...[...groupNames].sort().map(async (name) => {
-      const d = await client.read(`${base}/groups/${name}`);
-      if (d) groups[name] = { policies: normalisePolicies(d['policies']) };
-    }),
-    ...[...userNames].sort().map(async (name) => {
-      const d = await client.read(`${base}/users/${name}`);
-      if (d) users[name] = { policies: normalisePolicies(d['policies']), groups: normaliseGroupList(d['groups'], caseSensitive) };
-    }),
-  ]);
+  for (const r of live.resources) {
+    const name = r.address.segments[r.address.segments.length - 1]!;
+    if (r.resourceType === 'ldap.group') groups[name] = r.attrs;
+    if (r.resourceType === 'ldap.user') users[name] = r.attrs;
+    if (r.resourceType !== 'ldap.config') continue;
+    for (const [k, v] of Object.entries(r.attrs)) {
+      if (k === 'policies') continue; // deprecated alias of token_policies
+      if (!jsonEqual(v, defaults[k])) config[k] = v;
+    }
+    if (typeof r.attrs['binddn'] === 'string' && r.attrs['binddn'] !== '') {
+      config['bindpass'] = `\${env:${envName(cluster.name, scope.mount, 'BINDPASS')}}`;
+    }
+  }
 
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: 'LdapAuth' };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;
   if (cluster.defaultNamespace) doc['namespace'] = cluster.defaultNamespace;
-  doc['mount'] = mount;
+  doc['mount'] = scope.mount;
   doc['config'] = config;
   doc['groups'] = sortedObject(groups);
   doc['users'] = sortedObject(users);

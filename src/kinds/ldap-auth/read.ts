@@ -28,7 +28,11 @@ export async function readLdapAuth(desired: DesiredState, clients: ClientPool): 
   return live;
 }
 
-async function readScope(scope: LdapScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
+/**
+ * Reads one LDAP method (its mount entry taken from the already-read `sys/auth` table) into
+ * `live`: what plan compares and what export writes out.
+ */
+export async function readScope(scope: LdapScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
   const mountAddr = mountAddress(scope);
   const entry = authTable?.[`${scope.mount}/`] as JsonObject | undefined;
   if (!entry) {
