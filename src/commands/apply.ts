@@ -1,3 +1,4 @@
+import { fingerprintAll } from '../core/fingerprint.js';
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { runChanges } from '../apply/applier.js';
@@ -87,7 +88,7 @@ async function savedPlanArgument(args: string[]): Promise<SavedPlan | undefined>
 }
 
 function refuseStale(saved: SavedPlan, run: PlanRun): void {
-  const moved = staleAddresses(saved.fingerprints, run.fingerprints);
+  const moved = staleAddresses(saved.fingerprints, fingerprintAll(run.observed));
   if (moved.length > 0) {
     throw new CliError(`the saved plan is stale: these objects changed since it was made:\n${moved.map((a) => `  ${a}`).join('\n')}\nrun plan again`);
   }

@@ -1,5 +1,6 @@
 import { Address, AddressMap } from '../core/address.js';
 import type { Diagnostics } from '../core/diagnostics.js';
+import type { JsonValue } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import { collectSecretTexts, scrub } from '../core/secret.js';
@@ -42,8 +43,8 @@ export interface DesiredEntry {
 
 export interface PlanRun {
   plan: Plan;
-  /** Every live object read while planning (for saved plans). */
-  fingerprints: Record<string, string>;
+  /** Every live object read while planning (fingerprinted for saved plans). */
+  observed: Record<string, JsonValue | null>;
   /** Desired objects by address: what apply writes (write-only values included). */
   desired: AddressMap<DesiredEntry>;
   /** Texts that must never be printed: resolved secrets and cluster tokens. */
@@ -81,7 +82,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   let changes: Change[] = [];
   const unmanaged: Unmanaged[] = [];
   const notes: PlanNote[] = [];
-  const fingerprints: Record<string, string> = {};
+  const observed: Record<string, JsonValue | null> = {};
   const refusals: string[] = [];
   kindsInUse.forEach(({ kind, state }, i) => {
     const live: LiveState = lives[i]!;
@@ -92,7 +93,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     unmanaged.push(...planned.unmanaged);
     notes.push(...live.notes, ...planned.notes);
     refusals.push(...planned.errors);
-    Object.assign(fingerprints, live.fingerprints);
+    Object.assign(observed, live.observed);
   });
   if (refusals.length > 0) throw new CliError(`the plan is refused:\n${refusals.map((r) => `  ${r}`).join('\n')}`);
 
@@ -106,7 +107,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
       unmanaged: unmanaged.sort((a, b) => Address.compare(a.address, b.address)),
       notes,
     },
-    fingerprints,
+    observed,
     desired,
     secretTexts,
   };

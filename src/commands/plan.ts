@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { writeSavedPlan } from '../planfile/planfile.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
@@ -44,7 +45,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
       manifestPaths: paths.map((p) => path.resolve(p)),
       manifestDigest: manifestDigest(prepared),
       options: { prune, targets: targets.map(String), ...planFlags },
-      fingerprints: run.fingerprints,
+      fingerprints: fingerprintAll(run.observed),
       plan: run.plan,
     });
     if (flags.format === 'text') output.out(`Saved the plan to ${flags.out}; run "lockstep apply ${flags.out}" to apply exactly these changes.`);

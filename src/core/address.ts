@@ -8,6 +8,10 @@ export class Address {
   /** Path segments, namespace segments included; never empty strings. */
   readonly segments: readonly string[];
 
+  // Both texts are asked for often (map keys, request paths); an Address never changes.
+  #path: string | undefined;
+  #text: string | undefined;
+
   constructor(cluster: string, path: string | readonly string[]) {
     this.cluster = cluster;
     const segs = typeof path === 'string' ? path.split('/') : path;
@@ -15,7 +19,7 @@ export class Address {
   }
 
   get path(): string {
-    return this.segments.join('/');
+    return (this.#path ??= this.segments.join('/'));
   }
 
   /** A child address: `east:auth/ldap` + `groups`, `admins` → `east:auth/ldap/groups/admins`. */
@@ -24,7 +28,7 @@ export class Address {
   }
 
   toString(): string {
-    return `${this.cluster}:${this.path}`;
+    return (this.#text ??= `${this.cluster}:${this.path}`);
   }
 
   toJSON(): string {

@@ -1,4 +1,3 @@
-import type { SourcePos } from './diagnostics.js';
 import type { Secret } from './secret.js';
 
 /** A server the manifests point at: a `Cluster` document, or the implicit `default` from SERVICE_ADDR. */
@@ -11,5 +10,4 @@ export interface ClusterTarget {
   insecureSkipVerify: boolean;
   /** Namespace applied to documents that name none (SERVICE_NAMESPACE for the implicit cluster). */
   defaultNamespace?: string;
-  source?: SourcePos;
 }

@@ -1,5 +1,4 @@
 import type { Address } from './address.js';
-import type { SourcePos } from './diagnostics.js';
 import type { JsonObject } from './json.js';
 
 /** Version of the JSON plan format (`--format json` and saved plans). */
@@ -62,8 +61,6 @@ export interface Change {
    */
   owner?: Address;
   guards: Guard[];
-  /** Where the manifest declares it (absent for prunes). */
-  source?: SourcePos;
   /** Plain sentences shown under the change, e.g. why it is destructive. */
   notes: string[];
 }

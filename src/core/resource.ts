@@ -1,6 +1,5 @@
 import type { Address } from './address.js';
-import type { SourcePos } from './diagnostics.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject, JsonValue } from './json.js';
 import type { Secret } from './secret.js';
 
 /**
@@ -19,7 +18,6 @@ export interface DesiredResource {
   sensitiveFields: string[];
   /** Objects that must exist (be written) before this one. */
   dependsOn: Address[];
-  source?: SourcePos;
 }
 
 /** One object as read from a server, normalised. */
@@ -46,12 +44,15 @@ export interface DesiredState {
 }
 
 /**
- * What was read. `absent` lists addresses read and found missing (so a saved plan can tell
- * "still missing" from "not read"); `fingerprints` covers every address read, present or not.
+ * What was read. `observed` covers every address read, present or not (so a saved plan can
+ * tell "still missing" from "not read").
  */
 export interface LiveState {
   resources: LiveResource[];
-  /** Canonical-JSON sha256 of what each read returned, `absent` for a 404. Keyed by Address string. */
-  fingerprints: Record<string, string>;
+  /**
+   * What each read returned, normalised and secret-free (null: found missing), keyed by Address
+   * string. Fingerprinted (core/fingerprint) only when a plan is saved or checked.
+   */
+  observed: Record<string, JsonValue | null>;
   notes: Array<{ severity: 'info' | 'warning'; message: string; address?: Address }>;
 }

@@ -68,7 +68,6 @@ function createOf(want: DesiredResource): Change {
     destructive: false,
     dependsOn: [...want.dependsOn],
     guards: [],
-    source: want.source,
     notes: [],
   };
 }
@@ -93,7 +92,6 @@ function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions):
     destructive: false,
     dependsOn: [...want.dependsOn],
     guards: [],
-    source: want.source,
     notes: [],
   };
 }

@@ -1,6 +1,8 @@
 import { isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
 import type { Diagnostics, SourcePos } from '../core/diagnostics.js';
 import type { LoadedDocument, ValuePath } from './document.js';
+import { parseFast } from './fast-parse.js';
+import { LazyFilePositions } from './lazy-positions.js';
 import { PositionIndex } from './positions.js';
 
 /** Aliases may expand at most this many times per document (guards against "billion laughs"). */
@@ -10,8 +12,34 @@ const MAX_ALIAS_COUNT = 100;
  * Parses one manifest file into its documents. A document with YAML errors is reported (at
  * the error's position) and left out; the other documents of the file still load. Empty
  * documents (nothing, only comments, or `null`) are skipped. Duplicate keys are errors.
+ *
+ * Two parsers, one result: the fast one reads what it can (every valid manifest in practice)
+ * and leaves positions to be worked out if something asks; the careful one (the `yaml`
+ * library) reads the rest, keeping every position and reporting each problem where it is.
  */
 export function parseManifest(text: string, file: string, absoluteFile: string, diags: Diagnostics): LoadedDocument[] {
+  const values = parseFast(text);
+  return values ? fastDocuments(values, text, file, absoluteFile) : parseCarefully(text, file, absoluteFile, diags);
+}
+
+function fastDocuments(values: unknown[], text: string, file: string, absoluteFile: string): LoadedDocument[] {
+  const positions = new LazyFilePositions(text, file);
+  const out: LoadedDocument[] = [];
+  values.forEach((value, index) => {
+    if (value === null || value === undefined) return;
+    out.push({
+      file,
+      absoluteFile,
+      index,
+      value,
+      pos: (path: ValuePath = []) => positions.document(index).valuePos(path),
+      keyPos: (path: ValuePath) => positions.document(index).keyPos(path),
+    });
+  });
+  return out;
+}
+
+function parseCarefully(text: string, file: string, absoluteFile: string, diags: Diagnostics): LoadedDocument[] {
   const lines = new LineCounter();
   const at = (offset: number): SourcePos => {
     const { line, col } = lines.linePos(offset);

@@ -52,7 +52,7 @@ export async function resolveReferences(
   opts: ReferenceOptions,
   diags: Diagnostics,
 ): Promise<unknown> {
-  const secrets = new Set(secretPaths.map(pathKey));
+  const secrets = new SecretPathSet(secretPaths);
   const folder = dirname(doc.absoluteFile);
   let failed = false;
   const fail = (path: ValuePath, message: string): undefined => {
@@ -60,16 +60,18 @@ export async function resolveReferences(
     diags.error(message, doc.pos(path));
     return undefined;
   };
+  // File references are read after the walk, all at once; the walk leaves a PendingRead there.
+  const reads: Array<Promise<void>> = [];
 
-  const resolveString = async (text: string, path: ValuePath): Promise<unknown> => {
-    const isSecret = secrets.has(pathKey(path));
+  const resolveString = (text: string, path: ValuePath): unknown => {
     const ref = classifyString(text);
+    if (ref.form === 'literal' && !secrets.has(path)) return text;
+    const isSecret = secrets.has(path);
     switch (ref.form) {
       case 'malformed':
         return fail(path, atPath(path, ref.reason));
       case 'literal':
         // An empty secret reveals nothing, so it needs no reference.
-        if (!isSecret) return text;
         if (opts.allowPlaintextSecrets || text === '') return new Secret(text, 'literal');
         return fail(
           path,
@@ -80,28 +82,72 @@ export async function resolveReferences(
         if (value === undefined) return fail(path, atPath(path, `environment variable "${ref.name}" is not set`));
         return isSecret ? new Secret(value, `env:${ref.name}`) : value;
       }
-      case 'file': {
-        const content = await readReferencedFile(resolve(folder, ref.path));
-        if (typeof content !== 'string') {
-          return fail(path, atPath(path, `file "${ref.path}" ${content.problem} (paths are relative to the manifest's folder)`));
-        }
-        return isSecret ? new Secret(content, `file:${ref.path}`) : content;
-      }
+      case 'file':
+        return new PendingRead(
+          readReferencedFile(resolve(folder, ref.path)).then((content) => {
+            if (typeof content !== 'string') {
+              return fail(path, atPath(path, `file "${ref.path}" ${content.problem} (paths are relative to the manifest's folder)`));
+            }
+            return isSecret ? new Secret(content, `file:${ref.path}`) : content;
+          }),
+        );
     }
   };
 
-  const walk = async (value: unknown, path: ValuePath): Promise<unknown> => {
+  /** Puts `value` at `into[key]`, or, for a file still being read, once it is read. */
+  const place = (into: unknown[] | Record<string, unknown>, key: string | number, value: unknown): void => {
+    const slots = into as Record<string | number, unknown>;
+    if (value instanceof PendingRead) {
+      reads.push(value.read.then((v) => void (slots[key] = v)));
+    } else {
+      slots[key] = value;
+    }
+  };
+
+  // A synchronous copy: one promise per file reference, not one per value (a manifest of
+  // 10,000 users holds some 100,000 values).
+  const walk = (value: unknown, path: ValuePath): unknown => {
     if (typeof value === 'string') return resolveString(value, path);
-    if (Array.isArray(value)) return Promise.all(value.map((v, i) => walk(v, [...path, i])));
+    if (Array.isArray(value)) {
+      const out: unknown[] = new Array(value.length);
+      value.forEach((v, i) => place(out, i, walk(v, [...path, i])));
+      return out;
+    }
     if (value !== null && typeof value === 'object') {
-      const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await walk(v, [...path, k])] as const));
-      return Object.fromEntries(entries);
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) place(out, k, walk(v, [...path, k]));
+      return out;
     }
     return value;
   };
 
-  const resolved = await walk(doc.value, []);
-  return failed ? undefined : resolved;
+  const root: Record<string, unknown> = {};
+  place(root, 'value', walk(doc.value, []));
+  await Promise.all(reads);
+  return failed ? undefined : root['value'];
+}
+
+/** A file reference being read: its value once read (undefined when it could not be). */
+class PendingRead {
+  constructor(readonly read: Promise<unknown>) {}
+}
+
+/** The secret paths of a document, looked up without building a key for every value. */
+class SecretPathSet {
+  readonly #keysByLength = new Map<number, Set<string>>();
+
+  constructor(paths: readonly ValuePath[]) {
+    for (const p of paths) {
+      const keys = this.#keysByLength.get(p.length) ?? new Set<string>();
+      keys.add(pathKey(p));
+      this.#keysByLength.set(p.length, keys);
+    }
+  }
+
+  has(path: ValuePath): boolean {
+    const keys = this.#keysByLength.get(path.length);
+    return keys !== undefined && keys.has(pathKey(path));
+  }
 }
 
 /** File content with one trailing newline removed (editors add one), or why it cannot be read. */

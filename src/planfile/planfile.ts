@@ -71,7 +71,10 @@ export function staleAddresses(saved: Record<string, string>, now: Record<string
   return [...keys].filter((k) => saved[k] !== now[k]).sort();
 }
 
-/** Two plans are the same when their changes are (addresses, actions and values). */
+/**
+ * Two plans are the same when their changes are (addresses, actions and values). Plans saved by
+ * earlier builds also recorded each change's `source` position: that is not compared.
+ */
 export function samePlan(a: Plan, b: Plan): boolean {
   const key = (c: Change): JsonObject => JSON.parse(JSON.stringify({ ...c, source: undefined }));
   return JSON.stringify(a.changes.map(key)) === JSON.stringify(b.changes.map(key));

@@ -94,5 +94,5 @@ function passesSchema(doc: LoadedDocument, schemaFile: string, diags: Diagnostic
 /** The name of a Cluster document that failed early, so documents naming it are not also flagged. */
 function brokenClusterName(doc: LoadedDocument): KnownCluster[] {
   const name = (doc.value as { name?: unknown }).name;
-  return typeof name === 'string' ? [{ name, defaultNamespace: '', source: doc.pos([]) }] : [];
+  return typeof name === 'string' ? [{ name, defaultNamespace: '', declaredAt: () => doc.pos([]) }] : [];
 }

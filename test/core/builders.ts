@@ -49,7 +49,6 @@ export function desired(
     writeOnly: more.writeOnly ?? {},
     sensitiveFields: more.sensitiveFields ?? [],
     dependsOn: more.dependsOn ?? [],
-    source: { file: 'm.yaml', line: 1, column: 1 },
   };
 }
 
@@ -62,7 +61,7 @@ export function desiredState(resources: DesiredResource[], collections: ManagedC
 }
 
 export function liveState(resources: LiveResource[]): LiveState {
-  return { resources, fingerprints: {}, notes: [] };
+  return { resources, observed: {}, notes: [] };
 }
 
 export function plan(changes: Change[], more: Partial<Plan> = {}): Plan {

@@ -29,7 +29,6 @@ describe('diffResources: one object', () => {
       destructive: false,
       guards: [],
       notes: [],
-      source: { file: 'm.yaml', line: 1, column: 1 },
     });
     expect(addrs(changes)).toEqual(['east:auth/ldap/groups/admins']);
     expect(changes[0]!.dependsOn.map(String)).toEqual(['east:sys/auth/ldap']);

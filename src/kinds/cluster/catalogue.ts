@@ -6,7 +6,8 @@ export interface KnownCluster {
   name: string;
   /** Namespace of documents that name none; '' is the root namespace. */
   defaultNamespace: string;
-  source?: SourcePos;
+  /** Where the manifests define it (worked out only when a message needs it). */
+  declaredAt?: () => SourcePos;
 }
 
 /**

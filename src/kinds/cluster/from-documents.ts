@@ -22,17 +22,16 @@ export function clustersFromDocuments(
   const targets = new Map<string, ClusterTarget>();
   for (const doc of docs) {
     const data = doc.data as ClusterData;
-    const source = doc.source.pos([]);
     const previous = known.get(data.name);
     if (previous) {
       diags.error(
-        `name: cluster "${data.name}" is already defined at ${previous.source ? formatPos(previous.source) : 'another document'}`,
+        `name: cluster "${data.name}" is already defined at ${previous.declaredAt ? formatPos(previous.declaredAt()) : 'another document'}`,
         doc.source.pos(['name']),
       );
       continue;
     }
     const target = clusterTarget(doc, diags);
-    known.set(data.name, { name: data.name, defaultNamespace: data.namespace ?? '', source });
+    known.set(data.name, { name: data.name, defaultNamespace: data.namespace ?? '', declaredAt: () => doc.source.pos([]) });
     if (target) targets.set(data.name, target);
   }
   for (const broken of brokenNames) if (!known.has(broken.name)) known.set(broken.name, broken);
@@ -69,6 +68,5 @@ function clusterTarget(doc: ResolvedDocument, diags: Diagnostics): ClusterTarget
     caCert: data.caCert,
     insecureSkipVerify: data.insecureSkipVerify === true || data.insecureSkipVerify === 'true',
     defaultNamespace: data.namespace === '' ? undefined : data.namespace,
-    source: doc.source.pos([]),
   };
 }

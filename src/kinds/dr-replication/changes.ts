@@ -1,4 +1,3 @@
-import type { SourcePos } from '../../core/diagnostics.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Change } from '../../core/plan.js';
 import { guardsFor } from './guards.js';
@@ -19,7 +18,7 @@ const ACTIVATION_TOKEN_FIELD = 'token';
  * `before`/`after` the simulated state of its cluster around it, plus the parameters it sends
  * (everything apply needs except secrets, so what runs is what was reviewed).
  */
-export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability, source: SourcePos | undefined): Change[] {
+export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability): Change[] {
   const addresses = sequence.steps.map(stepAddress);
   return sequence.steps.map((step, i) => {
     const before = sequence.before[i]!;
@@ -30,7 +29,7 @@ export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability, 
     ].sort();
     const beforeView = beforeOf(step, before);
     const afterView = afterOf(step, after);
-    const change: Change = {
+    return {
       address: addresses[i]!,
       resourceType: DR_STEP,
       action: 'transition',
@@ -45,7 +44,6 @@ export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability, 
       guards: guardsFor(step, before),
       notes: stepNotes(step, tokens),
     };
-    return source ? { ...change, source } : change;
   });
 }
 

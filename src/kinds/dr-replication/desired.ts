@@ -53,7 +53,6 @@ function desiredSet(doc: DrReplicationDocument, unassignedClusters: string[]): D
     writeOnly,
     sensitiveFields: Object.keys(writeOnly).sort(),
     dependsOn: [],
-    source: doc.source.pos([]),
   };
 }
 

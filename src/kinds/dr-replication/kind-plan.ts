@@ -20,7 +20,7 @@ export function planDrReplication(desired: DesiredState, live: LiveState, flags:
     const observed = new Map<string, ObservedCluster>(names.map((n) => [n, observedFromAttrs(statuses.get(statusAddress(n).toString()))]));
     const tokens = tokenAvailability(Object.keys(resource.writeOnly));
     const sequence = planSequence({ set, observed, tokens, flags });
-    plan.changes.push(...changesOf(sequence, tokens, resource.source).map((c) => ({ ...c, owner: resource.address })));
+    plan.changes.push(...changesOf(sequence, tokens).map((c) => ({ ...c, owner: resource.address })));
     plan.notes.push(
       ...sequence.notes.map(
         (n): PlanNote => ({ severity: n.severity, message: `DrReplication ${set.name}: ${n.message}`, address: n.cluster ? statusAddress(n.cluster) : resource.address }),

@@ -1,4 +1,3 @@
-import { fingerprint } from '../../core/fingerprint.js';
 import type { DesiredState, LiveState } from '../../core/resource.js';
 import type { ClientPool } from '../kind.js';
 import { statusAddress } from './addresses.js';
@@ -20,11 +19,11 @@ export async function readDrReplication(desired: DesiredState, clients: ClientPo
   const names = [...members, ...others].sort();
   const reads = await Promise.all(names.map(async (name) => [name, await readOne(name, clients, members.has(name))] as const));
 
-  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  const live: LiveState = { resources: [], observed: {}, notes: [] };
   for (const [name, read] of reads) {
     const address = statusAddress(name);
     live.resources.push({ address, resourceType: DR_STATUS, attrs: read.attrs });
-    live.fingerprints[address.toString()] = fingerprint(stableStatus(read.attrs));
+    live.observed[address.toString()] = stableStatus(read.attrs);
     if (read.unreachableReason === undefined) continue;
     live.notes.push(
       members.has(name)

@@ -14,15 +14,15 @@ import { asDrDocuments, secondaryCluster, type DrReplicationDocument } from './t
  * cluster that may need a DR operation token has one (or key shares can make one).
  */
 export function validateDrReplication(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, ctx: KindContext): void {
-  const owners = new Map<string, { set: string; pos: SourcePos }>();
-  const setNames = new Map<string, SourcePos>();
+  const owners = new Map<string, { set: string; at: () => SourcePos }>();
+  const setNames = new Map<string, () => SourcePos>();
   for (const doc of asDrDocuments(docs)) {
     const d = doc.data;
     const err = (path: ValuePath, message: string): void => diags.error(atPath(path, message), doc.source.pos(path));
 
     const firstName = setNames.get(d.name);
-    if (firstName) err(['name'], `replication set "${d.name}" is already declared at ${formatPos(firstName)}`);
-    else setNames.set(d.name, doc.source.pos(['name']));
+    if (firstName) err(['name'], `replication set "${d.name}" is already declared at ${formatPos(firstName())}`);
+    else setNames.set(d.name, () => doc.source.pos(['name']));
 
     const known = (cluster: string, path: ValuePath): boolean => {
       if (ctx.clusters.has(cluster)) return true;
@@ -32,9 +32,9 @@ export function validateDrReplication(docs: ReadonlyArray<ResolvedDocument>, dia
     const claim = (cluster: string, path: ValuePath): void => {
       const owner = owners.get(cluster);
       if (owner && owner.set !== d.name) {
-        err(path, `${cluster} is already in replication set "${owner.set}" (${formatPos(owner.pos)}); a cluster belongs to one replication set`);
+        err(path, `${cluster} is already in replication set "${owner.set}" (${formatPos(owner.at())}); a cluster belongs to one replication set`);
       } else if (!owner) {
-        owners.set(cluster, { set: d.name, pos: doc.source.pos(path) });
+        owners.set(cluster, { set: d.name, at: () => doc.source.pos(path) });
       }
     };
 

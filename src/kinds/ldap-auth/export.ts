@@ -24,7 +24,7 @@ export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarg
 
 /** One method as a document, from the same read (and normalisation) that plan compares with. */
 async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope: LdapScope, authTable: JsonObject): Promise<Record<string, unknown>> {
-  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  const live: LiveState = { resources: [], observed: {}, notes: [] };
   await readScope(scope, authTable, client, live);
   const defaults = ldapConfigDefaults();
   const config: Record<string, unknown> = {};

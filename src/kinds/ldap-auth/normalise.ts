@@ -41,7 +41,6 @@ function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
     writeOnly: {},
     sensitiveFields: [],
     dependsOn: [],
-    source: first.source.pos(first.data.mount !== undefined ? ['mount'] : []),
   };
   const config = group.configDoc ? desiredConfig(group.configDoc, addresses) : undefined;
   // Groups and users need the method enabled and, when managed, configured first.
@@ -73,7 +72,6 @@ function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): De
     writeOnly,
     sensitiveFields: [...LDAP_SECRET_FIELDS].sort(),
     dependsOn: [addresses.mount],
-    source: doc.source.keyPos(['config']),
   };
 }
 
@@ -86,7 +84,6 @@ function desiredGroups(group: MountGroup, addresses: LdapMountAddresses, parent:
       writeOnly: {},
       sensitiveFields: [],
       dependsOn: [parent],
-      source: doc.source.keyPos(['groups', name]),
     })),
   );
 }
@@ -109,7 +106,6 @@ function desiredUsers(
         writeOnly: {},
         sensitiveFields: [],
         dependsOn: [parent, ...groupDeps],
-        source: doc.source.keyPos(['users', name]),
       };
     }),
   );

@@ -1,5 +1,4 @@
 import type { Address } from '../../core/address.js';
-import { ABSENT, fingerprint } from '../../core/fingerprint.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
@@ -14,7 +13,7 @@ import { methodAddress, mountAddress, scopeOfMount, type LdapScope } from './sco
  */
 export async function readLdapAuth(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
   const scopes = desired.resources.filter((r) => r.resourceType === 'auth.mount').map((r) => scopeOfMount(r.address));
-  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  const live: LiveState = { resources: [], observed: {}, notes: [] };
   const authTables = new Map<string, Promise<JsonObject | null>>();
   await Promise.all(
     scopes.map(async (scope) => {
@@ -59,8 +58,8 @@ export async function readScope(scope: LdapScope, authTable: JsonObject | null, 
   const config = normaliseLiveConfig(configData ?? {});
   push(live, { address: base.child('config'), resourceType: 'ldap.config', attrs: config });
   const caseSensitive = config['case_sensitive_names'] === true;
-  live.fingerprints[base.child('groups').toString()] = fingerprint([...groupNames].sort());
-  live.fingerprints[base.child('users').toString()] = fingerprint([...userNames].sort());
+  live.observed[base.child('groups').toString()] = [...groupNames].sort();
+  live.observed[base.child('users').toString()] = [...userNames].sort();
 
   await Promise.all([
     ...groupNames.map(async (name) => {
@@ -88,7 +87,7 @@ function push(live: LiveState, r: LiveResource): void {
 }
 
 function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
-  live.fingerprints[address.toString()] = attrs === null ? ABSENT : fingerprint(attrs);
+  live.observed[address.toString()] = attrs;
 }
 
 function join(namespace: string, path: string): string {

@@ -18,7 +18,8 @@ export function checkNames(group: MountGroup, diags: Diagnostics): void {
 
 function checkSection(group: MountGroup, section: Section, diags: Diagnostics): void {
   const noun = NOUN[section];
-  const seen = new Map<string, { name: string; pos: SourcePos }>();
+  // Where a name was first seen is worked out only when it is reported (positions cost a parse).
+  const seen = new Map<string, { name: string; at: () => SourcePos }>();
   for (const doc of group.docs) {
     for (const name of Object.keys(doc.data[section] ?? {})) {
       const path = [section, name];
@@ -29,9 +30,9 @@ function checkSection(group: MountGroup, section: Section, diags: Diagnostics): 
       const key = canonicalName(name, group.caseSensitiveNames);
       const previous = seen.get(key);
       if (!previous) {
-        seen.set(key, { name, pos: doc.source.keyPos(path) });
+        seen.set(key, { name, at: () => doc.source.keyPos(path) });
       } else if (previous.name === name) {
-        reportAtKey(diags, doc, path, `${noun} "${name}" is already defined at ${formatPos(previous.pos)} (documents of ${describeMount(group)} merge; define each ${noun} once)`);
+        reportAtKey(diags, doc, path, `${noun} "${name}" is already defined at ${formatPos(previous.at())} (documents of ${describeMount(group)} merge; define each ${noun} once)`);
       } else {
         reportCollision(doc, path, noun, name, previous, diags);
       }
@@ -44,13 +45,13 @@ function reportCollision(
   path: string[],
   noun: string,
   name: string,
-  previous: { name: string; pos: SourcePos },
+  previous: { name: string; at: () => SourcePos },
   diags: Diagnostics,
 ): void {
   reportAtKey(
     diags,
     doc,
     path,
-    `${noun} "${name}" collides with "${previous.name}" at ${formatPos(previous.pos)} once names are lower-cased (case_sensitive_names is false)`,
+    `${noun} "${name}" collides with "${previous.name}" at ${formatPos(previous.at())} once names are lower-cased (case_sensitive_names is false)`,
   );
 }

@@ -90,22 +90,34 @@ export function listItems(value: unknown): string[] | undefined {
   return undefined;
 }
 
-function sortedUnique(items: readonly string[]): string[] {
-  // Code-unit order, as the server sorts (Go's sort.Strings).
-  return [...new Set(items)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+/** Sorted in code-unit order, as the server sorts (Go's sort.Strings), without repeats. Sorts `items` in place. */
+function sortedUnique(items: string[]): string[] {
+  if (items.length < 2) return items;
+  items.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let n = 1;
+  for (let i = 1; i < items.length; i++) if (items[i] !== items[n - 1]) items[n++] = items[i]!;
+  items.length = n;
+  return items;
 }
 
 /** Policy names as the server stores them: trimmed, lower-cased, empty ones dropped, unique, sorted. */
 export function normalisePolicies(list: unknown): string[] {
-  const items = listItems(list) ?? [];
-  return sortedUnique(items.map((p) => p.trim().toLowerCase()).filter((p) => p !== ''));
+  const out: string[] = [];
+  for (const item of listItems(list) ?? []) {
+    const policy = item.trim().toLowerCase();
+    if (policy !== '') out.push(policy);
+  }
+  return sortedUnique(out);
 }
 
 /** A user's group names as stored: trimmed, unique, sorted, lower-cased unless case sensitive. */
 export function normaliseGroupList(value: unknown, caseSensitive: boolean): string[] {
-  const items = listItems(value) ?? [];
-  const trimmed = items.map((g) => g.trim()).filter((g) => g !== '');
-  return sortedUnique(caseSensitive ? trimmed : trimmed.map((g) => g.toLowerCase()));
+  const out: string[] = [];
+  for (const item of listItems(value) ?? []) {
+    const trimmed = item.trim();
+    if (trimmed !== '') out.push(caseSensitive ? trimmed : trimmed.toLowerCase());
+  }
+  return sortedUnique(out);
 }
 
 /** CIDR blocks: trimmed, empty ones dropped, order kept (the server keeps the given order). */

@@ -60,7 +60,6 @@ function desiredKey(doc: ManagedKeyDocument): DesiredManagedKey {
     writeOnly,
     sensitiveFields: secretFieldsOf(type).map((f) => f.name).sort(),
     dependsOn: [],
-    source: doc.source.pos(['name']),
     keyType: type,
     name,
     given: comparedFieldsOf(type).filter((f) => !isUnset(config[f.name])).map((f) => f.name),

@@ -78,7 +78,6 @@ function replaceDelete(old: LiveResource, key: DesiredManagedKey): Change {
     destructive: true,
     dependsOn: [],
     guards: [],
-    source: key.source,
     notes: [`type changes to ${key.keyType}: the key is deleted, then created as ${key.address}`, DELETE_NOTE],
   };
 }

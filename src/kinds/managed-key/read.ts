@@ -1,5 +1,4 @@
 import type { Address } from '../../core/address.js';
-import { ABSENT, fingerprint } from '../../core/fingerprint.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
@@ -20,7 +19,7 @@ export async function readManagedKeys(desired: DesiredState, clients: ClientPool
     const at = locateKey(r.address);
     if (at) scopes.set(scopeKey(at), { cluster: at.cluster, namespace: at.namespace });
   }
-  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  const live: LiveState = { resources: [], observed: {}, notes: [] };
   await Promise.all([...scopes.values()].map((scope) => readScope(scope, clients.get(scope.cluster), live)));
   return live;
 }
@@ -32,7 +31,7 @@ async function readScope(scope: KeyScope, client: ClusterClient, live: LiveState
 async function readType(scope: KeyScope, type: KeyType, client: ClusterClient, live: LiveState): Promise<void> {
   const collection = collectionAddress(scope, type);
   const names = await client.list(collection.path);
-  live.fingerprints[collection.toString()] = fingerprint([...names].sort());
+  live.observed[collection.toString()] = [...names].sort();
   await Promise.all(
     names.map(async (name) => {
       const address = keyAddress(scope, type, name);
@@ -54,5 +53,5 @@ function push(live: LiveState, r: LiveResource): void {
 }
 
 function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
-  live.fingerprints[address.toString()] = attrs === null ? ABSENT : fingerprint(attrs);
+  live.observed[address.toString()] = attrs;
 }

@@ -17,13 +17,13 @@ export function checkName(doc: ManagedKeyDocument, diags: Diagnostics): void {
  * the same name), across files: the second is reported, naming the first.
  */
 export function checkUniqueNames(docs: readonly ManagedKeyDocument[], diags: Diagnostics): void {
-  const seen = new Map<string, { type: string; pos: SourcePos }>();
+  const seen = new Map<string, { type: string; at: () => SourcePos }>();
   for (const doc of docs) {
     const { cluster, namespace, name, type } = doc.data;
     const key = JSON.stringify([cluster, namespace, name.toLowerCase()]);
     const first = seen.get(key);
     if (!first) {
-      seen.set(key, { type, pos: doc.source.pos(['name']) });
+      seen.set(key, { type, at: () => doc.source.pos(['name']) });
       continue;
     }
     const where = `cluster ${cluster}${namespace === '' ? '' : `, namespace ${namespace}`}`;
@@ -31,7 +31,7 @@ export function checkUniqueNames(docs: readonly ManagedKeyDocument[], diags: Dia
       diags,
       doc,
       ['name'],
-      `managed key "${name}" is already defined at ${formatPos(first.pos)} (type ${first.type}); names are unique across all key types of a namespace (${where})`,
+      `managed key "${name}" is already defined at ${formatPos(first.at())} (type ${first.type}); names are unique across all key types of a namespace (${where})`,
     );
   }
 }

@@ -44,6 +44,5 @@ function desiredConfig(doc: SnapshotPolicyDocument): DesiredResource {
     writeOnly,
     sensitiveFields: [...secretFields].sort(),
     dependsOn: [],
-    source: doc.source.pos(['name']),
   };
 }

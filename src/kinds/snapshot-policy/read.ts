@@ -1,5 +1,4 @@
 import type { Address } from '../../core/address.js';
-import { ABSENT, fingerprint } from '../../core/fingerprint.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClientPool } from '../kind.js';
@@ -14,21 +13,21 @@ import { SNAPSHOT_CONFIG } from './types.js';
  * unmanaged or pruned. Credentials read back as "redacted" or not at all: they are left out.
  */
 export async function readSnapshotPolicies(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
-  const live: LiveState = { resources: [], fingerprints: {}, notes: [] };
+  const live: LiveState = { resources: [], observed: {}, notes: [] };
   await Promise.all(
     desired.collections.map(async (collection) => {
       await readScope(scopeOfCollection(collection.address), collection.address, clients, live);
     }),
   );
   // Desired configurations the server does not have: read and found missing.
-  for (const r of desired.resources) if (!(r.address.toString() in live.fingerprints)) record(live, r.address, null);
+  for (const r of desired.resources) if (!(r.address.toString() in live.observed)) record(live, r.address, null);
   return live;
 }
 
 async function readScope(scope: SnapshotScope, collection: Address, clients: ClientPool, live: LiveState): Promise<void> {
   const client = clients.get(scope.cluster);
   const names = await withSudoHint(scope.cluster, () => client.list(collection.path));
-  live.fingerprints[collection.toString()] = fingerprint([...names].sort());
+  live.observed[collection.toString()] = [...names].sort();
   await Promise.all(
     names.map(async (name) => {
       const address = configAddress(scope, name);
@@ -50,5 +49,5 @@ function push(live: LiveState, r: LiveResource): void {
 }
 
 function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
-  live.fingerprints[address.toString()] = attrs === null ? ABSENT : fingerprint(attrs);
+  live.observed[address.toString()] = attrs;
 }

@@ -29,14 +29,14 @@ export function checkNamespace(doc: SnapshotPolicyDocument, diags: Diagnostics):
  * `prune` agree (one document silently deleting what another leaves alone would surprise).
  */
 export function checkScope(group: ScopeGroup, diags: Diagnostics): void {
-  const seen = new Map<string, SourcePos>();
+  const seen = new Map<string, () => SourcePos>();
   for (const doc of group.docs) {
     const name = doc.data.name;
     const previous = seen.get(name);
     if (previous) {
-      reportAt(diags, doc, ['name'], `snapshot policy "${name}" is already defined at ${formatPos(previous)} (${describeScope(group.scope)}); names are unique per cluster`);
+      reportAt(diags, doc, ['name'], `snapshot policy "${name}" is already defined at ${formatPos(previous())} (${describeScope(group.scope)}); names are unique per cluster`);
     } else {
-      seen.set(name, doc.source.pos(['name']));
+      seen.set(name, () => doc.source.pos(['name']));
     }
   }
   checkPruneAgreement(group.docs, diags, `the snapshot policies of ${describeScope(group.scope)} are one collection`);

@@ -90,7 +90,7 @@ export const DOWN: JsonObject = { reachable: false };
 export function liveOf(statuses: Record<string, JsonObject>): LiveState {
   return {
     resources: Object.entries(statuses).map(([name, attrs]) => ({ address: statusAddress(name), resourceType: 'dr.status', attrs })),
-    fingerprints: {},
+    observed: {},
     notes: [],
   };
 }

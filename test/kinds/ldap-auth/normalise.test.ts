@@ -73,7 +73,6 @@ describe('desired ldap.config', () => {
     const bindpass = config.writeOnly.bindpass as Secret;
     expect(isSecret(bindpass) && bindpass.reveal()).toBe('pw');
     expect(Object.keys(config.writeOnly)).toEqual(['bindpass']);
-    expect(config.source).toEqual({ file: 'f0.yaml', line: 3, column: 1 });
   });
 
   test('an empty config block means every default', async () => {
@@ -128,7 +127,6 @@ describe('groups, users, mount and collections', () => {
     expect(alice.resourceType).toBe('ldap.user');
     expect(alice.attrs).toEqual({ policies: ['dev'], groups: ['admins', 'ldap-only'] });
     expect(alice.dependsOn.map(String)).toEqual(['default:team-a/auth/corp/config', 'default:team-a/auth/corp/groups/admins']);
-    expect(alice.source).toEqual({ file: 'f0.yaml', line: 10, column: 3 });
     expect(collections).toEqual([
       { address: new Address('default', 'team-a/auth/corp/groups'), memberType: 'ldap.group', prune: false },
       { address: new Address('default', 'team-a/auth/corp/users'), memberType: 'ldap.user', prune: false },

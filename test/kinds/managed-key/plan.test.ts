@@ -22,7 +22,7 @@ function liveKey(type: KeyType, name: string, values: Record<string, unknown>, n
 
 function live(resources: LiveResource[], users: JsonObject = {}, ns = ''): LiveState {
   const usersRecord: LiveResource = { address: new Address('default', `${ns}sys/mounts`), resourceType: 'managed.key-users', attrs: users };
-  return { resources: [...resources, usersRecord], fingerprints: {}, notes: [] };
+  return { resources: [...resources, usersRecord], observed: {}, notes: [] };
 }
 
 const HSM_LIVE = { library: 'softhsm', key_label: 'signing', mechanism: '0x1041', pin: 'redacted', token_label: 'lockstep', usages: ['sign', 'verify'] };

@@ -12,7 +12,7 @@ const ADDR = 'default:sys/storage/raft/snapshot-auto/config/';
 function live(resources: Array<[string, Record<string, unknown>]>): LiveState {
   return {
     resources: resources.map(([name, attrs]) => ({ address: Address.parse(ADDR + name)!, resourceType: 'snapshot.config', attrs: attrs as never })),
-    fingerprints: {},
+    observed: {},
     notes: [],
   };
 }
