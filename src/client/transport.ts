@@ -1,6 +1,7 @@
-import type { IncomingHttpHeaders, RequestOptions } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { isIP } from 'node:net';
 
 /** One answer as received: status, headers and the body text. */
 export interface RawResponse {
@@ -12,7 +13,7 @@ export interface RawResponse {
 /** Code of the error a request fails with when it gets no full answer in time. */
 export const TIMEOUT_CODE = 'LOCKSTEP_TIMEOUT';
 
-export type RequestFn = (options: RequestOptions, callback: (res: http.IncomingMessage) => void) => http.ClientRequest;
+export type RequestFn = (options: https.RequestOptions, callback: (res: http.IncomingMessage) => void) => http.ClientRequest;
 
 export interface Endpoint {
   request: RequestFn;
@@ -21,6 +22,8 @@ export interface Endpoint {
   port: number;
   /** Path of the base URL, e.g. `/v1` (no trailing slash). */
   basePath: string;
+  /** TLS server name (SNI): the host name, '' for an IP address or plain HTTP. Worked out once. */
+  servername: string;
 }
 
 /**
@@ -38,13 +41,15 @@ export function createEndpoint(
   const agent = secure
     ? new https.Agent({ ...agentOptions, ca: tls.caCert, rejectUnauthorized: !tls.insecureSkipVerify })
     : new http.Agent(agentOptions);
+  // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
+  const hostname = baseUrl.hostname.replace(/^\[(.*)\]$/, '$1');
   return {
     request: secure ? https.request : http.request,
     agent,
-    // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
-    hostname: baseUrl.hostname.replace(/^\[(.*)\]$/, '$1'),
+    hostname,
     port: baseUrl.port ? Number(baseUrl.port) : secure ? 443 : 80,
     basePath: baseUrl.pathname.replace(/\/+$/, ''),
+    servername: secure && isIP(hostname) === 0 ? hostname : '',
   };
 }
 
@@ -70,17 +75,18 @@ export function sendOnce(
       reject(err);
     };
     const req = endpoint.request(
-      { hostname: endpoint.hostname, port: endpoint.port, path, method, headers, agent: endpoint.agent },
+      { hostname: endpoint.hostname, port: endpoint.port, servername: endpoint.servername, path, method, headers, agent: endpoint.agent },
       (res) => {
-        res.setEncoding('utf8');
-        let text = '';
-        res.on('data', (chunk: string) => {
-          text += chunk;
+        // Bytes first, decoded once at the end: a character split across chunks stays whole.
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
         });
         res.on('end', () => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
         });
         // Also how a connection closed in the middle of the body shows (ECONNRESET "aborted").

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../load/yaml-library.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { kinds } from '../kinds/registry.js';
 import { ClusterClientPool } from './clients.js';
@@ -52,7 +52,7 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
       });
       if (docs.length === 0) continue;
       const schema = `../schemas/${kind.schemaFile}`;
-      const body = docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+      const body = docs.map((d) => yamlLibrary().stringify(d, { lineWidth: 0 })).join('---\n');
       files.push({ name: `${cluster.name}-${kebab(kind.kind)}.yaml`, text: `# yaml-language-server: $schema=${schema}\n${HEADER}\n${body}` });
     }
   }

@@ -1,5 +1,5 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
 import { PositionIndex } from './positions.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /**
  * Positions of the values of one file read by the fast parser, worked out on first use: the
@@ -19,10 +19,11 @@ export class LazyFilePositions {
   /** The index of the document at `index` of the file (both parsers count documents alike). */
   document(index: number): PositionIndex {
     if (!this.#indexes) {
+      const { LineCounter, parseAllDocuments } = yamlLibrary();
       const lines = new LineCounter();
       const documents = parseAllDocuments(this.#text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
       this.#indexes = documents.map((doc) => new PositionIndex(doc.contents, this.#file, lines));
     }
-    return this.#indexes[index] ?? new PositionIndex(undefined, this.#file, new LineCounter());
+    return this.#indexes[index] ?? new PositionIndex(undefined, this.#file, new (yamlLibrary().LineCounter)());
   }
 }

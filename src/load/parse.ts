@@ -1,9 +1,10 @@
-import { isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import type { Diagnostics, SourcePos } from '../core/diagnostics.js';
 import type { LoadedDocument, ValuePath } from './document.js';
 import { parseFast } from './fast-parse.js';
 import { LazyFilePositions } from './lazy-positions.js';
 import { PositionIndex } from './positions.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** Aliases may expand at most this many times per document (guards against "billion laughs"). */
 const MAX_ALIAS_COUNT = 100;
@@ -40,6 +41,7 @@ function fastDocuments(values: unknown[], text: string, file: string, absoluteFi
 }
 
 function parseCarefully(text: string, file: string, absoluteFile: string, diags: Diagnostics): LoadedDocument[] {
+  const { LineCounter, parseAllDocuments } = yamlLibrary();
   const lines = new LineCounter();
   const at = (offset: number): SourcePos => {
     const { line, col } = lines.linePos(offset);
@@ -78,6 +80,7 @@ function parseCarefully(text: string, file: string, absoluteFile: string, diags:
 
 /** Keys that repeat within one map (each repetition after the first), in one pass per map. */
 function duplicateKeys(doc: Document.Parsed): Array<{ key: string; offset: number }> {
+  const { isScalar, visit } = yamlLibrary();
   const found: Array<{ key: string; offset: number }> = [];
   visit(doc, {
     Map(_, map) {
@@ -95,6 +98,7 @@ function duplicateKeys(doc: Document.Parsed): Array<{ key: string; offset: numbe
 
 /** Reports aliases whose anchor is missing (toJS would throw without a position). */
 function aliasesResolve(doc: Document.Parsed, at: (offset: number) => SourcePos, diags: Diagnostics): boolean {
+  const { visit } = yamlLibrary();
   let ok = true;
   visit(doc, {
     Alias(_, node) {

@@ -1,7 +1,8 @@
-import { isMap, isPair, isScalar, isSeq, type LineCounter } from 'yaml';
+import type { LineCounter } from 'yaml';
 import type { SourcePos } from '../core/diagnostics.js';
 import type { ValuePath } from './document.js';
 import { pathKey } from './value-path.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** Source offsets of one value and (for map entries) of its key. */
 interface Spot {
@@ -45,6 +46,7 @@ export class PositionIndex {
   }
 
   #walk(node: unknown, path: ValuePath, keyOffset: number | undefined): void {
+    const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
     const valueOffset = offsetOf(node) ?? keyOffset;
     if (valueOffset !== undefined) this.#spots.set(pathKey(path), { value: valueOffset, key: keyOffset });
     if (isMap(node)) {

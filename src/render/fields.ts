@@ -1,4 +1,4 @@
-import { diffLines } from 'diff';
+import { createRequire } from 'node:module';
 import type { JsonObject } from '../core/json.js';
 import { assertNever, type Change } from '../core/plan.js';
 import { isSecret, REDACTED } from '../core/secret.js';
@@ -22,6 +22,12 @@ export interface DiffLine {
   /** For a `' '` line standing for a run of unchanged lines: how many. */
   skipped?: number;
   text: string;
+}
+
+let differ: typeof import('diff') | undefined;
+/** The line differ, loaded when a multi-line value (a PEM) changed: most plans never need it. */
+function lineDiffer(): typeof import('diff') {
+  return (differ ??= createRequire(import.meta.url)('diff') as typeof import('diff'));
 }
 
 /** Unchanged lines kept around each change in a multi-line diff; longer runs are folded. */
@@ -90,7 +96,7 @@ function textOf(v: unknown): string {
 /** A line diff with long unchanged runs folded to one `...` line. */
 export function lineDiff(before: string, after: string): DiffLine[] {
   const all: DiffLine[] = [];
-  for (const part of diffLines(before, after)) {
+  for (const part of lineDiffer().diffLines(before, after)) {
     const sign = part.added ? '+' : part.removed ? '-' : ' ';
     for (const text of splitLines(part.value)) all.push({ sign, text });
   }

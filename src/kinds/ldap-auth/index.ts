@@ -1,5 +1,4 @@
 import type { KindModule } from '../kind.js';
-import { checkLdapAuth } from './check.js';
 import { exportLdapAuth } from './export.js';
 import { desiredLdapAuth } from './normalise.js';
 import { readLdapAuth } from './read.js';
@@ -18,5 +17,6 @@ export const ldapAuthKind: KindModule = {
   read: readLdapAuth,
   apply: applyLdapChange,
   export: exportLdapAuth,
-  check: checkLdapAuth,
+  // Loaded on use: the LDAP client library is only needed by `check`.
+  check: async (desired, opts) => (await import('./check.js')).checkLdapAuth(desired, opts),
 };

@@ -85,15 +85,22 @@ export function parseCount(value: unknown): number | undefined {
  * strings, so `["a,b"]` reaches the server as two names.
  */
 export function listItems(value: unknown): string[] | undefined {
-  if (Array.isArray(value)) return value.flatMap((v) => String(v).split(','));
   if (typeof value === 'string') return value.split(',');
-  return undefined;
+  if (!Array.isArray(value)) return undefined;
+  const items: string[] = [];
+  for (const v of value) {
+    const text = String(v);
+    if (text.includes(',')) items.push(...text.split(','));
+    else items.push(text);
+  }
+  return items;
 }
 
 /** Sorted in code-unit order, as the server sorts (Go's sort.Strings), without repeats. Sorts `items` in place. */
 function sortedUnique(items: string[]): string[] {
   if (items.length < 2) return items;
-  items.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Without a comparator, sort compares strings by UTF-16 code units: the order wanted.
+  items.sort();
   let n = 1;
   for (let i = 1; i < items.length; i++) if (items[i] !== items[n - 1]) items[n++] = items[i]!;
   items.length = n;

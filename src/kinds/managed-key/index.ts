@@ -1,5 +1,4 @@
 import type { KindModule } from '../kind.js';
-import { checkManagedKeys } from './check.js';
 import { desiredManagedKeys } from './desired.js';
 import { exportManagedKeys } from './export.js';
 import { planManagedKeys } from './plan.js';
@@ -25,5 +24,6 @@ export const managedKeyKind: KindModule = {
   plan: planManagedKeys,
   apply: applyManagedKeyChange,
   export: exportManagedKeys,
-  check: checkManagedKeys,
+  // Loaded on use: the HSM and KMS adapters are only needed by `check`.
+  check: async (desired, opts) => (await import('./check.js')).checkManagedKeys(desired, opts),
 };
