@@ -97,6 +97,12 @@ function objectPaths(users) {
   ];
 }
 
+// The fixed part of every command: loading the CLI's modules (`--version` does nothing else).
+// Median of five, so the reader can tell start-up from per-object cost.
+const startups = [];
+for (let i = 0; i < 5; i++) startups.push((await measureCli(['--version'], {})).wallMs);
+const startupMs = startups.sort((a, b) => a - b)[2];
+
 const rows = [];
 for (const users of SIZES) {
   const dir = await mkdtemp(path.join(tmpdir(), 'lockstep-bench-'));
@@ -139,6 +145,7 @@ for (const r of rows) {
     );
   }
 }
+console.log(`CLI start-up (lockstep --version, median of 5): ${f(startupMs)}, included in every wall time above`);
 if (rows.length > 1) {
   const [a, b] = [rows[0], rows[rows.length - 1]];
   const growth = (x, y) => ((y.wallMs / b.resources) / (x.wallMs / a.resources)).toFixed(2);
