@@ -58,6 +58,7 @@ export interface PlanOptions {
 
 /** read live state (I/O) → diff → order → targets (pure). */
 export async function computePlan(prepared: Prepared, pool: ClusterClientPool, opts: PlanOptions): Promise<PlanRun> {
+  checkTargetClusters(opts.targets, prepared);
   const secretTexts = pool.secretTexts();
   const desired = new AddressMap<DesiredEntry>();
   const kindsInUse: Array<{ kind: KindModule; state: DesiredState }> = [];
@@ -111,6 +112,15 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     desired,
     secretTexts,
   };
+}
+
+/** A --target on a cluster the manifests do not know would silently select nothing. */
+function checkTargetClusters(targets: readonly Address[], prepared: Prepared): void {
+  for (const target of targets) {
+    if (prepared.clusters.has(target.cluster)) continue;
+    const known = [...prepared.clusters.keys()].sort().join(', ') || '(none)';
+    throw new CliError(`--target ${target}: no cluster named "${target.cluster}"; known clusters: ${known}`);
+  }
 }
 
 /** Objects that match but hold write-only fields: say those were not compared. */

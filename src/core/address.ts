@@ -64,6 +64,8 @@ export class Address {
     const cluster = text.slice(0, i);
     const path = text.slice(i + 1);
     if (!/^[A-Za-z0-9_.-]+$/.test(cluster)) return undefined;
+    // `http://east/v1` is a URL, not cluster "http": a mistyped --target must not match nothing.
+    if (path.startsWith('//')) return undefined;
     return new Address(cluster, path);
   }
 }

@@ -40,6 +40,7 @@ describe('Address.parse and toString', () => {
     ['space in cluster', 'ea st:auth/ldap'],
     ['slash in cluster', 'a/b:auth/ldap'],
     ['a lone colon', ':'],
+    ['a URL', 'http://east:8200/v1/auth/ldap'],
   ])('refuses %s', (_why, text) => {
     expect(Address.parse(text)).toBeUndefined();
   });

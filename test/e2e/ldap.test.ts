@@ -157,6 +157,17 @@ describe('plan and apply', () => {
     expect(r.stdout).toContain('default:auth/ldap/groups/admins');
     expect(r.stdout).not.toContain('default:auth/ldap/users/bob');
   });
+
+  it('--target on an unknown cluster, or a URL, is an error rather than an empty plan', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG });
+    const unknown = await cli(['plan', m, '--target', 'east:auth/ldap/users/alice']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--target east:auth/ldap/users/alice: no cluster named "east"; known clusters: default');
+    const url = await cli(['apply', m, '--auto-approve', '--target', 'http://127.0.0.1:8200/v1/auth/ldap']);
+    expect(url.code).toBe(1);
+    expect(url.stderr).toContain('is not an address');
+    expect((await cluster.raw('GET', 'sys/auth')).body).not.toHaveProperty('data.ldap/');
+  });
 });
 
 describe('export', () => {
