@@ -13,7 +13,10 @@ export interface TokenEntry {
   policies: string[];
   meta: Record<string, string> | null;
   display_name: string;
+  /** Path of the login that issued it, within its namespace (`auth/ldap/login/alice`). */
   path: string;
+  /** The namespace it was issued in ('' for the root; absent in entries stored before this field). */
+  namespace?: string;
   entity_id: string;
   /** Unix seconds. */
   creation_time: number;
@@ -41,6 +44,8 @@ export interface NewToken {
   policies: string[];
   displayName: string;
   path: string;
+  /** The namespace of the issuing mount; '' (the default) is the root. */
+  namespace?: string;
   meta?: Record<string, string>;
   entityId?: string;
   /** Seconds until expiry, already resolved (see token-ttl.ts). */
@@ -129,6 +134,7 @@ export class TokenStore {
       meta: params.meta ?? null,
       display_name: params.displayName,
       path: params.path,
+      namespace: params.namespace ?? '',
       entity_id: params.entityId ?? '',
       creation_time: Math.floor(now / 1000),
       creation_ttl: params.ttl,
@@ -145,11 +151,17 @@ export class TokenStore {
     return { token, entry };
   }
 
-  /** Deletions of every stored token issued under a path prefix (`auth/ldap/`), for one atomic write. */
-  revocationsUnder(pathPrefix: string): StoreOp[] {
+  /**
+   * Deletions of every stored token issued under a path prefix (`auth/ldap/`) of one namespace,
+   * for one atomic write: disabling `team-a/auth/ldap` leaves the root's `auth/ldap` tokens alone.
+   */
+  revocationsUnder(pathPrefix: string, namespace: string): StoreOp[] {
     return this.store
       .keysUnder(TOKEN_PREFIX)
-      .filter((key) => (this.store.get(key) as TokenEntry | undefined)?.path.startsWith(pathPrefix))
+      .filter((key) => {
+        const entry = this.store.get(key) as TokenEntry | undefined;
+        return entry !== undefined && (entry.namespace ?? '') === namespace && entry.path.startsWith(pathPrefix);
+      })
       .map((key) => ({ key, value: null }));
   }
 

@@ -46,6 +46,7 @@ async function login(req: ApiRequest): Promise<Reply> {
     policies: granted.policies,
     displayName: `${mount.path.replace(/\/$/, '').replaceAll('/', '-')}-${username}`,
     path: `auth/${mount.path}login/${username}`,
+    namespace: req.cluster.namespace,
     meta: { username },
     entityId,
     ttl,

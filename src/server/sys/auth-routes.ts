@@ -47,7 +47,7 @@ export const authMethodRoutes: Route[] = [
       delete: async ({ cluster, params }) => {
         // As the service: the method's tokens and entity aliases go with it.
         await cluster.mounts.unmount('auth', params.path!, (mount) => [
-          ...cluster.tokens.revocationsUnder(`auth/${mount.path}`),
+          ...cluster.tokens.revocationsUnder(`auth/${mount.path}`, cluster.namespace),
           ...aliasRemovals(cluster.store, mount.accessor),
         ]);
         return noContent();

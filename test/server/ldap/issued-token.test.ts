@@ -131,6 +131,31 @@ describe('issued token', () => {
     expect((await self.get('auth/token/lookup-self')).status).toBe(403);
   });
 
+  it("disabling a namespace's method of the same path leaves the root's tokens alone, and back", async () => {
+    const enableIn = async (namespace: string): Promise<void> => {
+      expect((await api.post(`${namespace}sys/auth/${path}`, { type: 'ldap' })).status).toBe(204);
+    };
+    const loginIn = async (namespace: string): Promise<string> => {
+      const res = await apiClient(server.clusters[0]!, null).post(`${namespace}auth/${path}/login/alice`, { password: 'pw' });
+      expect(res.status).toBe(200);
+      return res.body.auth.client_token as string;
+    };
+    const alive = async (token: string): Promise<number> => (await apiClient(server.clusters[0]!, token).get('auth/token/lookup-self')).status;
+
+    await enableIn('team-a/');
+    const rootToken = await loginIn('');
+    const nsToken = await loginIn('team-a/');
+    expect((await api.delete(`team-a/sys/auth/${path}`)).status).toBe(204);
+    expect(await alive(nsToken)).toBe(403);
+    expect(await alive(rootToken)).toBe(200);
+
+    await enableIn('team-a/');
+    const nsAgain = await loginIn('team-a/');
+    expect((await api.delete(`sys/auth/${path}`)).status).toBe(204);
+    expect(await alive(rootToken)).toBe(403);
+    expect(await alive(nsAgain)).toBe(200);
+  });
+
   it('refuses a login whose policies would include root', async () => {
     await api.post(`auth/${path}/config`, { token_policies: 'root' });
     const res = await login();
