@@ -1,17 +1,15 @@
 // `npm run bench`: plan and apply of 1,000 and 10,000 LDAP users plus 1,000 groups against the
 // embedded server, each next to a floor measured in the same run against the same server: the
-// same number of plain keep-alive GETs (for plan) and POSTs (for apply) at the same concurrency.
+// same number of plain keep-alive GETs (for plan) and POSTs (for apply) at the same concurrency,
+// sent from this process (next to the server) and from a process of its own (as the CLI runs).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { bodyOf, CONCURRENCY, floor, GROUPS, objectPaths, TOKEN } from './workload.mjs';
 
 const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
-const CONCURRENCY = 16;
-const GROUPS = 1000;
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
-const TOKEN = 'bench-root-token';
 
 function manifests(users) {
   const groups = Array.from({ length: GROUPS }, (_, i) => `  g${i}: { policies: [p${i % 50}, shared] }`).join('\n');
@@ -33,9 +31,10 @@ ${userLines}
 `;
 }
 
-function measureCli(args, env) {
+/** Runs a script of this folder as its own process; resolves with the JSON it reports on fd 3. */
+function measureProcess(script, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [new URL('./measure-cli.mjs', import.meta.url).pathname, ...args], {
+    const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], {
       env: { ...process.env, ...env, NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     });
@@ -48,59 +47,16 @@ function measureCli(args, env) {
       try {
         resolve(JSON.parse(report));
       } catch {
-        reject(new Error(`CLI failed: ${stderr}`));
+        reject(new Error(`${script} failed: ${stderr}`));
       }
     });
   });
 }
 
-/** The floor: `count` plain keep-alive requests at CONCURRENCY, no parsing beyond draining. */
-async function floor(baseUrl, method, paths, body) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const url = new URL(baseUrl);
-  let next = 0;
-  const one = (p) =>
-    new Promise((resolve, reject) => {
-      const payload = body ? JSON.stringify(body(p)) : undefined;
-      const req = http.request(
-        { agent, host: url.hostname, port: url.port, method, path: `${url.pathname}/${p}`, headers: { 'X-Vault-Token': TOKEN, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) } },
-        (res) => {
-          res.resume();
-          res.on('end', resolve);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < paths.length) await one(paths[next++]);
-    }),
-  );
-  agent.destroy();
-  return performance.now() - t0;
-}
-
-/** The request body that writes the object at `p` as the manifests declare it. */
-function bodyOf(p) {
-  const i = Number(p.slice(p.lastIndexOf('/') + 2));
-  return p.includes('/users/')
-    ? { policies: `own${i % 100}`, groups: [`g${i % GROUPS}`, `g${(i * 7) % GROUPS}`].join(',') }
-    : { policies: `p${i % 50},shared` };
-}
-
-function objectPaths(users) {
-  return [
-    ...Array.from({ length: GROUPS }, (_, i) => `auth/ldap/groups/g${i}`),
-    ...Array.from({ length: users }, (_, i) => `auth/ldap/users/u${i}`),
-  ];
-}
-
 // The fixed part of every command: loading the CLI's modules (`--version` does nothing else).
 // Median of five, so the reader can tell start-up from per-object cost.
 const startups = [];
-for (let i = 0; i < 5; i++) startups.push((await measureCli(['--version'], {})).wallMs);
+for (let i = 0; i < 5; i++) startups.push((await measureProcess('./measure-cli.mjs', ['--version'], {})).wallMs);
 const startupMs = startups.sort((a, b) => a - b)[2];
 
 const rows = [];
@@ -115,33 +71,37 @@ for (const users of SIZES) {
   const count = () => server.stats?.().requests ?? NaN;
 
   let before = count();
-  const apply = await measureCli(['apply', file, '--auto-approve', '--concurrency', String(CONCURRENCY)], env);
+  const apply = await measureProcess('./measure-cli.mjs', ['apply', file, '--auto-approve', '--concurrency', String(CONCURRENCY)], env);
   const applyRequests = count() - before;
   if (apply.code !== 0) throw new Error(`apply exited ${apply.code}`);
   // The floor re-writes exactly what the manifests hold, so the state stays the applied one.
   const applyFloor = await floor(baseUrl, 'POST', objectPaths(users), bodyOf);
+  const applyFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'POST', String(users)], {})).wallMs;
 
   before = count();
-  const plan = await measureCli(['plan', file, '--detailed-exitcode', '--concurrency', String(CONCURRENCY)], env);
+  const plan = await measureProcess('./measure-cli.mjs', ['plan', file, '--detailed-exitcode', '--concurrency', String(CONCURRENCY)], env);
   const planRequests = count() - before;
   if (plan.code !== 0) throw new Error(`plan after apply exited ${plan.code} (expected no changes)`);
   const planFloor = await floor(baseUrl, 'GET', objectPaths(users));
+  const planFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'GET', String(users)], {})).wallMs;
 
-  rows.push({ users, groups: GROUPS, resources, apply, applyFloor, applyRequests, plan, planFloor, planRequests });
+  rows.push({ users, groups: GROUPS, resources, apply, applyFloor, applyFloorOwn, applyRequests, plan, planFloor, planFloorOwn, planRequests });
   await server.close();
   await rm(dir, { recursive: true, force: true });
 }
 
 const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
 console.log(`lockstep bench: LDAP users + ${GROUPS} groups against lockstep serve (in memory), concurrency ${CONCURRENCY}`);
-console.log('command  users   resources  wall      floor     ratio  req/resource  peak RSS');
+// Two floors: in this process, next to the server (client and server share one core), and from a
+// process of its own, as the CLI runs (start-up excluded).
+console.log('command  users   resources  wall      floor     ratio  own floor  ratio  req/resource  peak RSS');
 for (const r of rows) {
-  for (const [name, m, fl, req] of [
-    ['plan ', r.plan, r.planFloor, r.planRequests],
-    ['apply', r.apply, r.applyFloor, r.applyRequests],
+  for (const [name, m, fl, own, req] of [
+    ['plan ', r.plan, r.planFloor, r.planFloorOwn, r.planRequests],
+    ['apply', r.apply, r.applyFloor, r.applyFloorOwn, r.applyRequests],
   ]) {
     console.log(
-      `${name}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(fl).padEnd(9)} ${(m.wallMs / fl).toFixed(2).padEnd(6)} ${(req / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
+      `${name}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(fl).padEnd(9)} ${(m.wallMs / fl).toFixed(2).padEnd(6)} ${f(own).padEnd(10)} ${(m.wallMs / own).toFixed(2).padEnd(6)} ${(req / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
     );
   }
 }

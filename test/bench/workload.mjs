@@ -1,0 +1,51 @@
+// What the bench sends, shared by the runner and the floor that runs in its own process: the
+// object paths, the bodies that write them as the manifests declare them, and the floor itself.
+import http from 'node:http';
+
+export const CONCURRENCY = 16;
+export const GROUPS = 1000;
+export const TOKEN = 'bench-root-token';
+
+/** The floor: `count` plain keep-alive requests at CONCURRENCY, no parsing beyond draining. */
+export async function floor(baseUrl, method, paths, body) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const url = new URL(baseUrl);
+  let next = 0;
+  const one = (p) =>
+    new Promise((resolve, reject) => {
+      const payload = body ? JSON.stringify(body(p)) : undefined;
+      const req = http.request(
+        { agent, host: url.hostname, port: url.port, method, path: `${url.pathname}/${p}`, headers: { 'X-Vault-Token': TOKEN, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < paths.length) await one(paths[next++]);
+    }),
+  );
+  agent.destroy();
+  return performance.now() - t0;
+}
+
+/** The request body that writes the object at `p` as the manifests declare it. */
+export function bodyOf(p) {
+  const i = Number(p.slice(p.lastIndexOf('/') + 2));
+  return p.includes('/users/')
+    ? { policies: `own${i % 100}`, groups: [`g${i % GROUPS}`, `g${(i * 7) % GROUPS}`].join(',') }
+    : { policies: `p${i % 50},shared` };
+}
+
+export function objectPaths(users) {
+  return [
+    ...Array.from({ length: GROUPS }, (_, i) => `auth/ldap/groups/g${i}`),
+    ...Array.from({ length: users }, (_, i) => `auth/ldap/users/u${i}`),
+  ];
+}
+
