@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { runChanges } from '../apply/applier.js';
 import type { Plan } from '../core/plan.js';
-import { kinds } from '../kinds/registry.js';
 import { readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
@@ -59,7 +58,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     run.plan.changes,
     async (change) => {
       const entry = run.desired.get(change.owner ?? change.address);
-      const kind = entry?.kind ?? kinds.find((k) => k.resourceTypes.includes(change.resourceType));
+      const kind = entry?.kind ?? prepared.kinds.find((k) => k.resourceTypes.includes(change.resourceType));
       if (!kind) throw new Error(`no kind applies ${change.resourceType}`);
       await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch });
     },

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { kindByName } from '../kinds/registry.js';
 import type { CheckFinding } from '../kinds/kind.js';
 import { ClusterClientPool } from './clients.js';
 import { globalOptions } from './common-options.js';
@@ -25,9 +24,9 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
       const clients = new ClusterClientPool(prepared.clusters, 16);
-      for (const [name, state] of prepared.desired) {
-        const kind = kindByName(name);
-        if (kind?.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
+      for (const kind of prepared.kinds) {
+        const state = prepared.desired.get(kind.kind);
+        if (state && kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
       }
       out.out(flags.format === 'json' ? JSON.stringify({ formatVersion: 1, findings }, null, 2) : renderFindings(findings));
       exit(findings.some((f) => !f.ok) ? 1 : 0);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { yamlLibrary } from '../load/yaml-library.js';
 import type { ClusterTarget } from '../core/cluster.js';
-import { kinds } from '../kinds/registry.js';
+import { loadKinds } from '../kinds/registry.js';
 import { ClusterClientPool } from './clients.js';
 import { globalOptions } from './common-options.js';
 import { CliError } from './errors.js';
@@ -44,6 +44,7 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
   const pool = new ClusterClientPool(clusters, 16);
   const secrets = pool.secretTexts();
   const files: Array<{ name: string; text: string }> = [];
+  const kinds = await loadKinds();
   for (const cluster of selected) {
     for (const kind of kinds) {
       if (!kind.export) continue;

@@ -6,7 +6,6 @@ import type { DesiredResource, DesiredState, LiveState } from '../core/resource.
 import { collectSecretTexts, scrub } from '../core/secret.js';
 import { diffResources } from '../diff/diff.js';
 import type { KindModule, PlanFlags } from '../kinds/kind.js';
-import { kindByName } from '../kinds/registry.js';
 import { orderChanges, selectTargets } from '../order/order.js';
 import { prepare, type Prepared } from '../validate/prepare.js';
 import type { ClusterClientPool } from './clients.js';
@@ -62,9 +61,9 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   const secretTexts = pool.secretTexts();
   const desired = new AddressMap<DesiredEntry>();
   const kindsInUse: Array<{ kind: KindModule; state: DesiredState }> = [];
-  for (const [name, state] of prepared.desired) {
-    const kind = kindByName(name);
-    if (!kind) continue;
+  for (const kind of prepared.kinds) {
+    const state = prepared.desired.get(kind.kind);
+    if (!state) continue;
     kindsInUse.push({ kind, state });
     for (const r of state.resources) {
       desired.set(r.address, { resource: r, kind });

@@ -17,7 +17,7 @@ import type { KindContext } from '../kinds/kind.js';
 import { checkEnvelope } from './envelope.js';
 import { schemaDiagnostics } from './schema-errors.js';
 import { schemaValidator } from './schemas.js';
-import type { PreparableKind, Prepared, PrepareOptions } from './types.js';
+import type { KindSource, PreparableKind, Prepared, PrepareOptions } from './types.js';
 
 /**
  * prepare() with the kinds given (tests pass their own). Stages, each over every document so
@@ -25,21 +25,23 @@ import type { PreparableKind, Prepared, PrepareOptions } from './types.js';
  * clusters and placement → the kinds' semantic rules → desired state (only without errors).
  * A document that fails a stage goes no further. Nothing here talks to a server.
  */
-export async function prepareWithKinds(
+export async function prepareWithKinds<K extends PreparableKind>(
   paths: string[],
   opts: PrepareOptions,
-  kindModules: readonly PreparableKind[],
-): Promise<Prepared> {
+  kinds: readonly K[] | KindSource<K>,
+): Promise<Prepared<K>> {
   const diags = new Diagnostics();
   const loaded = await loadPaths(paths, diags);
-  const knownKinds = [CLUSTER_KIND, ...kindModules.map((k) => k.kind)];
-  const moduleOf = new Map(kindModules.map((k) => [k.kind, k]));
+  const source: KindSource<K> = 'load' in kinds ? kinds : fixedKinds(kinds);
+  const knownKinds = [CLUSTER_KIND, ...source.names];
 
   const byKind = new Map<string, LoadedDocument[]>();
   for (const doc of loaded) {
     const kind = checkEnvelope(doc, knownKinds, diags);
     if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), doc]);
   }
+  const kindModules = await source.load(new Set(byKind.keys()));
+  const moduleOf = new Map(kindModules.map((k) => [k.kind, k]));
 
   const resolved = new Map<string, ResolvedDocument[]>();
   const brokenClusters: KnownCluster[] = [];
@@ -81,7 +83,12 @@ export async function prepareWithKinds(
   if (!diags.hasErrors()) {
     for (const module of kindModules) desired.set(module.kind, module.desired(documents.get(module.kind) ?? [], ctx));
   }
-  return { diags, clusters: catalogue.targets, documents, desired };
+  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, desired };
+}
+
+/** A KindSource over modules already at hand (tests pass their own). */
+function fixedKinds<K extends PreparableKind>(modules: readonly K[]): KindSource<K> {
+  return { names: modules.map((k) => k.kind), load: async (names) => modules.filter((k) => names.has(k.kind)) };
 }
 
 function passesSchema(doc: LoadedDocument, schemaFile: string, diags: Diagnostics): boolean {

@@ -1,8 +1,8 @@
-import { kinds } from '../kinds/registry.js';
+import { KIND_NAMES, loadKinds } from '../kinds/registry.js';
 import { prepareWithKinds } from './pipeline.js';
 import type { Prepared, PrepareOptions } from './types.js';
 
-export type { Prepared, PrepareOptions, PreparableKind } from './types.js';
+export type { KindSource, Prepared, PrepareOptions, PreparableKind } from './types.js';
 
 /**
  * The one entry point of the commands: loads the manifests under `paths`, validates them
@@ -10,5 +10,5 @@ export type { Prepared, PrepareOptions, PreparableKind } from './types.js';
  * into desired state per kind. Never sends a request.
  */
 export function prepare(paths: string[], opts: PrepareOptions): Promise<Prepared> {
-  return prepareWithKinds(paths, opts, kinds);
+  return prepareWithKinds(paths, opts, { names: KIND_NAMES, load: loadKinds });
 }

@@ -18,7 +18,9 @@ export interface PrepareOptions {
   requireClusters: boolean;
 }
 
-export interface Prepared {
+export interface Prepared<K extends PreparableKind = KindModule> {
+  /** The modules of the kinds the manifests use, in registry order. */
+  kinds: K[];
   /** Every problem of every file, warnings included. */
   diags: Diagnostics;
   /** Clusters complete enough to talk to, by name. */
@@ -34,3 +36,9 @@ export interface Prepared {
 
 /** What prepare needs of a kind (a KindModule has more). */
 export type PreparableKind = Pick<KindModule, 'kind' | 'schemaFile' | 'secretPaths' | 'validate' | 'desired' | 'placement'>;
+
+/** Where prepare gets its kinds: every name, and the modules of those the manifests use. */
+export interface KindSource<K extends PreparableKind = PreparableKind> {
+  names: readonly string[];
+  load(names: ReadonlySet<string>): Promise<K[]>;
+}

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { KIND_NAMES, loadKinds } from '../../src/kinds/registry.js';
 import { prepare, type PrepareOptions } from '../../src/validate/prepare.js';
 import { makeTree, removeTree } from '../load/temp-tree.js';
 
@@ -26,6 +27,24 @@ async function run(files: Record<string, string>, opts: Partial<PrepareOptions> 
   const lines = prepared.diags.format().map((l) => l.split(`${root}/`).join(''));
   return { prepared, lines, root };
 }
+
+describe('kinds', () => {
+  test('only the kinds the manifests use are loaded, in registry order', async () => {
+    const snapshot = 'apiVersion: lockstep/v1\nkind: SnapshotPolicy\nname: daily\nconfig: { interval: 1h, storage_type: local, path_prefix: /tmp/s, local_max_space: 1000000 }\n';
+    const ldapOnly = await run({ 'a.yaml': `${LDAP}config: { url: ldap://a }\n` });
+    expect(ldapOnly.lines).toEqual([]);
+    expect(ldapOnly.prepared.kinds.map((k) => k.kind)).toEqual(['LdapAuth']);
+    const both = await run({ 'a.yaml': `${snapshot}---\n${LDAP}config: { url: ldap://a }\n` });
+    expect(both.prepared.kinds.map((k) => k.kind)).toEqual(['LdapAuth', 'SnapshotPolicy']);
+    expect([...both.prepared.desired.keys()]).toEqual(['LdapAuth', 'SnapshotPolicy']);
+  });
+
+  test('every registered kind loads, under its registered name', async () => {
+    const modules = await loadKinds();
+    expect(modules.map((k) => k.kind)).toEqual([...KIND_NAMES]);
+    expect((await loadKinds(new Set(['DrReplication', 'LdapAuth', 'Cluster']))).map((k) => k.kind)).toEqual(['LdapAuth', 'DrReplication']);
+  });
+});
 
 describe('envelope and schema', () => {
   test('apiVersion and kind', async () => {
