@@ -1,7 +1,7 @@
 import { Address, AddressMap } from '../core/address.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import type { JsonValue } from '../core/json.js';
-import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Refusal, type Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import { collectSecretTexts, scrub } from '../core/secret.js';
 import { diffResources } from '../diff/diff.js';
@@ -83,7 +83,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   const unmanaged: Unmanaged[] = [];
   const notes: PlanNote[] = [];
   const observed: Record<string, JsonValue | null> = {};
-  const refusals: string[] = [];
+  const refusals: Refusal[] = [];
   kindsInUse.forEach(({ kind, state }, i) => {
     const live: LiveState = lives[i]!;
     const planned = kind.plan
@@ -95,9 +95,9 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     refusals.push(...planned.errors);
     Object.assign(observed, live.observed);
   });
-  if (refusals.length > 0) throw new CliError(`the plan is refused:\n${refusals.map((r) => `  ${r}`).join('\n')}`);
-
   changes = selectTargets(orderChanges(changes), opts.targets);
+  const blocking = refusals.filter((r) => concernsSelection(r.address, changes, opts.targets));
+  if (blocking.length > 0) throw new CliError(`the plan is refused:\n${blocking.map((r) => `  ${r.message}`).join('\n')}`);
   notes.push(...writeOnlyNotes(desired, changes));
 
   return {
@@ -111,6 +111,15 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     desired,
     secretTexts,
   };
+}
+
+/** A refusal stands unless --target leaves its object out (it is then not part of what runs). */
+function concernsSelection(address: Address, selected: readonly Change[], targets: readonly Address[]): boolean {
+  if (targets.length === 0) return true;
+  return (
+    targets.some((t) => address.isWithin(t) || t.isWithin(address)) ||
+    selected.some((c) => c.address.isWithin(address) || (c.owner !== undefined && c.owner.equals(address)))
+  );
 }
 
 /** A --target on a cluster the manifests do not know would silently select nothing. */

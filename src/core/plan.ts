@@ -71,6 +71,15 @@ export interface Unmanaged {
   resourceType: string;
 }
 
+/**
+ * Why a plan cannot be carried out, about one object (e.g. deleting a managed key a mount still
+ * lists): the plan is refused, unless --target leaves that object out.
+ */
+export interface Refusal {
+  address: Address;
+  message: string;
+}
+
 /** A notice attached to the whole plan (not a change), e.g. an unreachable cluster. */
 export interface PlanNote {
   severity: 'info' | 'warning';

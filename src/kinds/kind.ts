@@ -1,7 +1,7 @@
 import type { Address } from '../core/address.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { Diagnostics } from '../core/diagnostics.js';
-import type { Change, PlanNote, Unmanaged } from '../core/plan.js';
+import type { Change, PlanNote, Refusal, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ResolvedDocument, ValuePath } from '../load/document.js';
@@ -26,7 +26,7 @@ export interface KindPlan {
   unmanaged: Unmanaged[];
   notes: PlanNote[];
   /** Reasons the plan is refused (e.g. a sequence that would make two primaries): exit 1, nothing applied. */
-  errors: string[];
+  errors: Refusal[];
 }
 
 /** What apply gives a kind for one change. */

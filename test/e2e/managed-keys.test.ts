@@ -237,6 +237,12 @@ describe('type change, delete guard, prune', () => {
       expect(refused.stderr).toContain('default:sys/managed-keys/provAkms/in-use: cannot delete managed key "in-use" (prune): it is listed in allowed_managed_keys of mount secret/');
     }
     expect(await serverKeys()).toEqual(['provAkms/in-use', 'provAkms/kept']);
+    // A --target that leaves the refused delete out is not refused; one that takes it in is.
+    const elsewhere = await cli(['plan', fewer, '--prune', '--detailed-exitcode', '--target', 'default:sys/managed-keys/provAkms/kept']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    const onIt = await cli(['plan', fewer, '--prune', '--target', 'default:sys/managed-keys/provAkms/in-use']);
+    expect(onIt.code).toBe(1);
+    expect(onIt.stderr).toContain('cannot delete managed key "in-use"');
 
     await raw('POST', 'sys/mounts/secret/tune', { allowed_managed_keys: [] });
     const pruned = await cli(['apply', fewer, '--prune', '--auto-approve', '--allow-destructive']);

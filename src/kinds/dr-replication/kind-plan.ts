@@ -26,7 +26,7 @@ export function planDrReplication(desired: DesiredState, live: LiveState, flags:
         (n): PlanNote => ({ severity: n.severity, message: `DrReplication ${set.name}: ${n.message}`, address: n.cluster ? statusAddress(n.cluster) : resource.address }),
       ),
     );
-    plan.errors.push(...sequence.errors.map((e) => `DrReplication ${set.name}: ${e}`));
+    plan.errors.push(...sequence.errors.map((e) => ({ address: resource.address, message: `DrReplication ${set.name}: ${e}` })));
   }
   return plan;
 }

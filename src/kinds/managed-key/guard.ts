@@ -1,12 +1,12 @@
 import type { JsonObject } from '../../core/json.js';
-import type { Change } from '../../core/plan.js';
+import type { Change, Refusal } from '../../core/plan.js';
 import type { LiveState } from '../../core/resource.js';
 import { locateKey, usersAddress } from './addresses.js';
 import { MANAGED_KEY_USERS } from './types.js';
 import { mountsUsing } from './users.js';
 
 /** Deletes of keys that a mount still lists: refused, naming the mounts. */
-export function deleteRefusals(changes: readonly Change[], live: LiveState): string[] {
+export function deleteRefusals(changes: readonly Change[], live: LiveState): Refusal[] {
   const users = new Map<string, JsonObject>();
   for (const r of live.resources) if (r.resourceType === MANAGED_KEY_USERS) users.set(r.address.toString(), r.attrs);
   return changes.flatMap((c) => {
@@ -15,7 +15,10 @@ export function deleteRefusals(changes: readonly Change[], live: LiveState): str
     const mounts = mountsUsing(users.get(usersAddress(at).toString()), at.name);
     if (mounts.length === 0) return [];
     return [
-      `${c.address}: cannot delete managed key "${at.name}" (${c.reason}): it is listed in allowed_managed_keys of ${mounts.length === 1 ? 'mount' : 'mounts'} ${mounts.join(', ')}; remove it there first`,
+      {
+        address: c.address,
+        message: `${c.address}: cannot delete managed key "${at.name}" (${c.reason}): it is listed in allowed_managed_keys of ${mounts.length === 1 ? 'mount' : 'mounts'} ${mounts.join(', ')}; remove it there first`,
+      },
     ];
   });
 }

@@ -103,6 +103,11 @@ export function planFor(spec: DocSpec, statuses: Record<string, JsonObject>, fla
   return drReplicationKind.plan!(desired, liveOf(statuses), { ...NO_FLAGS, ...flags });
 }
 
+/** The messages of the plan's refusals. */
+export function refusals(plan: KindPlan): string[] {
+  return plan.errors.map((e) => e.message);
+}
+
 /** The plan's step addresses, in order. */
 export function addresses(plan: KindPlan): string[] {
   return plan.changes.map((c) => c.address.toString());

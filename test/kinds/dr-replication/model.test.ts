@@ -64,7 +64,7 @@ async function converge(world: World, pool: WorldPool, start: DesiredSet): Promi
     // An operator whose promotion is refused for a secondary still syncing forces it.
     const { plan } = await planAndApply(world, pool, desired, { allowDestructive: true, allowUnreachablePrimary: false, force: round >= 2, checkFingerprints: true });
     if (plan.plan.errors.length > 0) {
-      checkRefusals(plan.plan.errors);
+      checkRefusals(plan.plan.errors.map((e) => e.message));
       desired = operatorFix(world, desired);
     } else if (plan.changes.length === 0) {
       checkConverged(world, desired);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepOfChange } from '../../../src/kinds/dr-replication/step-of-change.js';
 import { stepAddress } from '../../../src/kinds/dr-replication/steps.js';
-import { addresses, DISABLED, DOWN, planFor, primaryStatus, secondaryStatus, SHARE_TEXTS } from './fixtures.js';
+import { addresses, DISABLED, DOWN, planFor, primaryStatus, refusals, secondaryStatus, SHARE_TEXTS } from './fixtures.js';
 
 const E = 'https://east:8201';
 const W = 'https://west:8201';
@@ -16,7 +16,7 @@ describe('bootstrap', () => {
   const plan = planFor({ primary: 'east', secondaries: ['west', 'south'], ...shares }, { east: DISABLED, west: DISABLED, south: DISABLED });
 
   it('enables the primary, then per secondary: key pair, activation token, enable', () => {
-    expect(plan.errors).toEqual([]);
+    expect(refusals(plan)).toEqual([]);
     expect(addresses(plan)).toEqual([
       'east:sys/replication/dr/primary/enable',
       'west:sys/replication/dr/secondary/generate-public-key',
@@ -127,7 +127,7 @@ describe('a removed secondary', () => {
   it('is refused without a token for the removed cluster', () => {
     const plan = planFor({ primary: 'east', secondaries: ['west'], operationTokens: { west: 'w' } }, steady);
     expect(plan.changes).toEqual([]);
-    expect(plan.errors).toEqual([
+    expect(refusals(plan)).toEqual([
       'DrReplication prod: removing south from set prod (secondary disable) needs the DR operation token of south: add operationTokens.south or keyShares',
     ]);
   });
@@ -137,7 +137,7 @@ describe('planned failover east → west', () => {
   const plan = planFor({ primary: 'west', secondaries: ['east', 'south'], ...shares }, steady);
 
   it('demotes, promotes, then re-points every other member; one token delete after each last use', () => {
-    expect(plan.errors).toEqual([]);
+    expect(refusals(plan)).toEqual([]);
     expect(addresses(plan)).toEqual([
       'east:sys/replication/dr/primary/demote',
       'west:sys/replication/dr/secondary/promote',
@@ -180,7 +180,7 @@ describe('planned failover east → west', () => {
 
   it('needs the new primary\'s operation token', () => {
     const p = planFor({ primary: 'west', secondaries: ['east', 'south'], operationTokens: { east: 'e', south: 's' } }, steady);
-    expect(p.errors).toEqual(['DrReplication prod: promoting west needs its DR operation token: add operationTokens.west or keyShares']);
+    expect(refusals(p)).toEqual(['DrReplication prod: promoting west needs its DR operation token: add operationTokens.west or keyShares']);
   });
 });
 
@@ -211,14 +211,14 @@ describe('unplanned failover (the primary is unreachable)', () => {
   it('is refused without --allow-unreachable-primary, saying why', () => {
     const plan = planFor({ primary: 'west', secondaries: ['east', 'south'], ...shares }, outage);
     expect(plan.changes).toEqual([]);
-    expect(plan.errors).toHaveLength(1);
-    expect(plan.errors[0]).toContain('no DR primary is reachable and east is unreachable and may still be DR primary');
-    expect(plan.errors[0]).toContain('--allow-unreachable-primary');
+    expect(refusals(plan)).toHaveLength(1);
+    expect(refusals(plan)[0]).toContain('no DR primary is reachable and east is unreachable and may still be DR primary');
+    expect(refusals(plan)[0]).toContain('--allow-unreachable-primary');
   });
 
   it('with the flag: promotes west, re-points south, skips east, and says east must be demoted when back', () => {
     const plan = planFor({ primary: 'west', secondaries: ['east', 'south'], ...shares }, outage, { allowUnreachablePrimary: true });
-    expect(plan.errors).toEqual([]);
+    expect(refusals(plan)).toEqual([]);
     expect(addresses(plan)).toEqual([
       'west:sys/replication/dr/secondary/promote',
       'west:sys/replication/dr/secondary/operation-token/delete',
@@ -236,7 +236,7 @@ describe('unplanned failover (the primary is unreachable)', () => {
   it('when the old primary returns (two primaries): demoting it is the only step', () => {
     const back = { east: primaryStatus('C1', ['west', 'south'], E), west: primaryStatus('C1', ['south'], W), south: secondaryStatus('C1', 'south', W) };
     const plan = planFor({ primary: 'west', secondaries: ['east', 'south'], ...shares }, back);
-    expect(plan.errors).toEqual([]);
+    expect(refusals(plan)).toEqual([]);
     expect(addresses(plan)).toEqual(['east:sys/replication/dr/primary/demote']);
     expect(plan.notes.map((n) => n.message).join('\n')).toContain('This plan only demotes east');
     // The next plan (east demoted) reconnects it without a wipe.
@@ -254,35 +254,35 @@ describe('unplanned failover (the primary is unreachable)', () => {
       { primary: 'south', secondaries: ['east', 'west'], ...shares },
       { east: primaryStatus('C1', [], E), west: primaryStatus('C1', [], W), south: secondaryStatus('C1', 'south', W) },
     );
-    expect(plan.errors[0]).toContain('east and west are all DR primaries and none is the desired primary south');
+    expect(refusals(plan)[0]).toContain('east and west are all DR primaries and none is the desired primary south');
   });
 
   it('a planned failover while another member is unreachable also needs the flag', () => {
     const plan = planFor({ primary: 'west', secondaries: ['east', 'south'], ...shares }, { ...steady, south: DOWN });
-    expect(plan.errors[0]).toContain('even with east demoted, south is unreachable and may still be DR primary');
+    expect(refusals(plan)[0]).toContain('even with east demoted, south is unreachable and may still be DR primary');
   });
 });
 
 describe('refusals that protect data', () => {
   it('a DR-disabled desired primary while another cluster is primary', () => {
     const plan = planFor({ primary: 'south', secondaries: ['east'], ...shares }, { east: primaryStatus('C1', [], E), south: DISABLED });
-    expect(plan.errors[0]).toContain('south is DR-disabled while east is the DR primary');
+    expect(refusals(plan)[0]).toContain('south is DR-disabled while east is the DR primary');
   });
 
   it('a DR-disabled desired primary while members hold replicated data', () => {
     const plan = planFor({ primary: 'south', secondaries: ['west'], ...shares }, { west: secondaryStatus('C1', 'west', E), south: DISABLED });
-    expect(plan.errors[0]).toContain('west is a DR secondary holding replicated data');
+    expect(refusals(plan)[0]).toContain('west is a DR secondary holding replicated data');
   });
 
   it('a primary no DrReplication document names blocks making another primary', () => {
     const plan = planFor({ primary: 'west', ...shares }, { west: DISABLED, east: primaryStatus('C9', [], E) });
-    expect(plan.errors[0]).toContain('east is a DR primary that no DrReplication document names');
+    expect(refusals(plan)[0]).toContain('east is a DR primary that no DrReplication document names');
   });
 
   it('every refusal is named after the set and plans nothing', () => {
     const plan = planFor({ primary: 'south', secondaries: ['east'], ...shares }, { east: primaryStatus('C1', [], E), south: DISABLED });
     expect(plan.changes).toEqual([]);
-    expect(plan.errors.every((e) => e.startsWith('DrReplication prod: '))).toBe(true);
+    expect(refusals(plan).every((e) => e.startsWith('DrReplication prod: '))).toBe(true);
   });
 });
 
@@ -320,13 +320,13 @@ describe('unreachable clusters', () => {
   it('a down desired primary is refused (never "no changes"), pointing at a failover', () => {
     const plan = planFor({ primary: 'east', secondaries: ['west'], ...shares }, { east: DOWN, west: secondaryStatus('C1', 'west', E) });
     expect(plan.changes).toEqual([]);
-    expect(plan.errors[0]).toContain('east, the desired DR primary, is unreachable');
-    expect(plan.errors[0]).toContain('--allow-unreachable-primary');
+    expect(refusals(plan)[0]).toContain('east, the desired DR primary, is unreachable');
+    expect(refusals(plan)[0]).toContain('--allow-unreachable-primary');
   });
 
   it('bootstrap with a down cluster needs the flag', () => {
     const plan = planFor({ primary: 'east', secondaries: ['west'], ...shares }, { east: DISABLED, west: DOWN });
-    expect(plan.errors[0]).toContain('east cannot be enabled as DR primary while west is unreachable');
+    expect(refusals(plan)[0]).toContain('east cannot be enabled as DR primary while west is unreachable');
     const allowed = planFor({ primary: 'east', secondaries: ['west'], ...shares }, { east: DISABLED, west: DOWN }, { allowUnreachablePrimary: true });
     expect(addresses(allowed)).toEqual(['east:sys/replication/dr/primary/enable']);
   });

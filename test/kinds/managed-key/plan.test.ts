@@ -79,13 +79,14 @@ describe('plan', () => {
     const extra = liveKey('pkcs11', 'old', HSM_LIVE);
     const users = { 'transit/': ['old', 'other'], 'auth/ldap/': ['old'], 'pki/': ['other'] };
     const pruned = planManagedKeys(await desired([keyDoc('hsm', 'pkcs11', PKCS11)], true), live([extra], users), FLAGS);
-    expect(pruned.errors).toEqual([
+    expect(pruned.errors.map((e) => e.message)).toEqual([
       'default:sys/managed-keys/pkcs11/old: cannot delete managed key "old" (prune): it is listed in allowed_managed_keys of mounts transit/, auth/ldap/; remove it there first',
     ]);
     const replaced = planManagedKeys(await desired([keyDoc('old', 'provCckms', GCP)]), live([extra], { 'transit/': ['old'] }), FLAGS);
-    expect(replaced.errors).toEqual([
+    expect(replaced.errors.map((e) => e.message)).toEqual([
       'default:sys/managed-keys/pkcs11/old: cannot delete managed key "old" (replace): it is listed in allowed_managed_keys of mount transit/; remove it there first',
     ]);
+    expect(pruned.errors.map((e) => String(e.address))).toEqual(['default:sys/managed-keys/pkcs11/old']);
     // Without --prune nothing is deleted, so nothing is refused.
     expect(planManagedKeys(await desired([keyDoc('hsm', 'pkcs11', PKCS11)]), live([extra], users), FLAGS).errors).toEqual([]);
   });

@@ -95,9 +95,9 @@ export async function planAndApply(world: World, pool: WorldPool, set: DesiredSe
     check(JSON.stringify(again.plan) === JSON.stringify(plan.plan), () => 'planning twice on an unchanged world gave different plans');
   }
   checkNoSecrets(world, 'the plan', JSON.stringify(plan.plan));
-  checkRefusals(plan.plan.errors);
+  checkRefusals(plan.plan.errors.map((e) => e.message));
   coverage.plans++;
-  for (const e of plan.plan.errors) count(coverage.refused, JUSTIFIED_REFUSALS.find((r) => e.includes(r))!);
+  for (const e of plan.plan.errors) count(coverage.refused, JUSTIFIED_REFUSALS.find((r) => e.message.includes(r))!);
   if (plan.plan.errors.length > 0) return { plan };
   if (competing.length > 1) {
     const ops = plan.changes.map((c) => stepOfChange(c).op);
