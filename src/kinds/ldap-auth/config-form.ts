@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../core/json.js';
+import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
 import { assertNever } from '../../core/plan.js';
 import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
 import { normaliseCidrs, normalisePolicies, parseBool, parseCount, parseDuration } from './values.js';
@@ -42,14 +42,15 @@ function defaultOf(spec: LdapFieldSpec): JsonValue {
 
 /** The comparable config (every field but the write-only ones) with the spec's defaults. */
 export function ldapConfigDefaults(): JsonObject {
-  return Object.fromEntries(COMPARED_SPECS.map((spec) => [spec.name, defaultOf(spec)]));
+  return withoutMirroredPolicies(Object.fromEntries(COMPARED_SPECS.map((spec) => [spec.name, defaultOf(spec)])));
 }
 
 /**
  * The comparable config attrs of a set of values (manifest or live): every compared field,
  * absent (or null) ones at their default, all in read form. `policies` is the deprecated alias
- * of token_policies: given alone it is folded into token_policies, and the attr `policies`
- * always equals token_policies unless the values carry their own `policies` (live answers).
+ * of token_policies: given alone it is folded into token_policies. The attr `policies` is kept
+ * only when it differs from token_policies (a live answer out of step): a plan then shows one
+ * line for a change of token_policies, not two.
  */
 function configAttrs(values: Readonly<Record<string, unknown>>, policiesFollowTokenPolicies: boolean): JsonObject {
   const attrs: JsonObject = {};
@@ -61,6 +62,11 @@ function configAttrs(values: Readonly<Record<string, unknown>>, policiesFollowTo
   const hasTokenPolicies = values.token_policies !== undefined && values.token_policies !== null;
   if (hasPolicies && !hasTokenPolicies) attrs.token_policies = attrs.policies!;
   if (policiesFollowTokenPolicies || !hasPolicies) attrs.policies = attrs.token_policies!;
+  return withoutMirroredPolicies(attrs);
+}
+
+function withoutMirroredPolicies(attrs: JsonObject): JsonObject {
+  if (jsonEqual(attrs.policies ?? null, attrs.token_policies ?? null)) delete attrs.policies;
   return attrs;
 }
 
