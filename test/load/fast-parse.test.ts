@@ -40,6 +40,11 @@ describe('parseFast reads scalars as YAML 1.2 core does', () => {
   test.each(plain)('quoted %s stays a string', (s) => {
     expect(agrees(`v: "${s}"\nw: '${s}'\n`)).toBe(true);
   });
+  test('a byte-order mark, CRLF line ends, escapes and explicit core tags', () => {
+    for (const text of ['\uFEFFa: 1\n', 'a: 1\r\nb: [x, y]\r\n---\r\nc: 2\r\n', 'a: "\\x41\\u00e9"\n', 'a: !!str 12\nb: !!int "12"\n', "a: 'it''s'\n"]) {
+      expect(agrees(text)).toBe(true);
+    }
+  });
   test('block scalars, empty values and keys that look like numbers', () => {
     for (const text of ['a: |\n  x\n  y\nb: >-\n  folded\n  text\n', 'a:\nb: ~\nc: []\nd: {}\n', '1: one\n"2": two\ntrue: t\n0x10: h\n2.50: f\n.inf: i\n']) {
       expect(agrees(text)).toBe(true);
