@@ -297,9 +297,19 @@ describe('DR replication through the CLI: east, west and south', () => {
     expect((await groupOn('west', 'from-east')).body.data).toEqual({ policies: ['east-team'] });
     await writeThroughPrimary('west', 'from-west', ['east', 'south']);
 
+    // east falls behind west (its pulls fail for a few seconds) and a write lands on west then.
+    // The failover waits for east to have it before it demotes west, so east keeps it.
+    westSouth.injectFault({ cluster: 'west', path: /^sys\/replication\/dr\/emulator\/stream/, status: 503, times: 8 });
+    await waitFor('east lagging', async () => ((await status('east')).connection_state === 'transient_failure' ? true : undefined));
+    const { baseUrl: westUrl, token: westToken } = real.get('west')!;
+    expect((await raw(westUrl, westToken, 'POST', 'auth/ldap/groups/late-write', { policies: 'late' })).status).toBe(204);
+    const [eastBefore, westBefore] = await Promise.all([status('east'), status('west')]);
+    expect(eastBefore.last_remote_wal).toBeLessThan(westBefore.last_wal);
+
     const back = await cli('apply', ...eastSet, '--auto-approve');
     expect(back.code, back.stdout + back.stderr).toBe(0);
     expect(steps(back.stdout)).toEqual(failoverSteps('west', 'east', 'south'));
+    expect((await groupOn('east', 'late-write')).body.data).toEqual({ policies: ['late'] });
     await expectEmptyPlan(eastSet);
     expect((await status('east')).known_secondaries).toEqual(['south', 'west']);
     expect((await groupOn('east', 'from-west')).body.data).toEqual({ policies: ['west-team'] });

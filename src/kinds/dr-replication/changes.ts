@@ -80,10 +80,12 @@ function afterOf(step: Step, state: SimState): JsonObject {
       };
     case 'secondary-token':
       return { ...view, id: step.secondary, ttl: step.ttlSeconds };
+    case 'demote':
+      // Not sent: apply waits until this cluster has received the demoted one's writes (catch-up.ts).
+      return step.newPrimary ? { ...view, new_primary: step.newPrimary } : view;
     case 'enable-secondary':
     case 'update-primary':
       return { ...view, follows: step.primary, ...nonEmpty(step.options) };
-    case 'demote':
     case 'disable-primary':
     case 'generate-public-key':
     case 'revoke-secondary':

@@ -3,6 +3,7 @@ import type { DesiredResource } from '../../core/resource.js';
 import type { Secret } from '../../core/secret.js';
 import type { ApplyContext } from '../kind.js';
 import { drPath } from './addresses.js';
+import { awaitCaughtUp } from './catch-up.js';
 import { deleteOperationToken, generateOperationToken } from './operation-token.js';
 import { isUncertain, tookEffect } from './outcome.js';
 import type { DrRunStore } from './run-store.js';
@@ -23,6 +24,9 @@ export async function executeStep(step: Step, desired: DesiredResource | undefin
     case 'enable-primary':
       return changeState(step, ctx, () => post(omitEmpty({ primary_cluster_addr: step.primaryClusterAddr })));
     case 'demote':
+      // A planned failover: the cluster to be promoted first gets everything this one wrote.
+      if (step.newPrimary) await awaitCaughtUp(step.cluster, client, step.newPrimary, ctx.clients.get(step.newPrimary));
+      return changeState(step, ctx, () => post({}));
     case 'disable-primary':
       return changeState(step, ctx, () => post({}));
     case 'promote':

@@ -21,7 +21,7 @@ function whatItDoes(step: Step): string {
     case 'enable-primary':
       return `${step.cluster} becomes the DR primary; secondaries may connect to it`;
     case 'demote':
-      return `${step.cluster} stops being DR primary first (never two primaries); it keeps its data and cluster id and later follows ${step.newPrimary || 'the new primary'} without a wipe`;
+      return `${step.cluster} stops being DR primary first (never two primaries), once ${step.newPrimary || 'the new primary'} has received its latest writes; it keeps its data and cluster id and later follows ${step.newPrimary || 'the new primary'} without a wipe`;
     case 'disable-primary':
       return `${step.cluster} is the DR primary of another replication set: disabling it orphans that set's secondaries, and it is wiped when it joins this set`;
     case 'promote':

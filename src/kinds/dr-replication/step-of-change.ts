@@ -20,7 +20,7 @@ export function stepOfChange(change: Change): Step {
     case 'primary/enable':
       return { op: 'enable-primary', cluster, primaryClusterAddr: text(after['primary_cluster_addr']) };
     case 'primary/demote':
-      return { op: 'demote', cluster, newPrimary: '' };
+      return { op: 'demote', cluster, newPrimary: text(after['new_primary']) };
     case 'primary/disable':
       return { op: 'disable-primary', cluster };
     case 'secondary/promote':

@@ -136,7 +136,8 @@ function status(world: World, c: WorldCluster): Record<string, unknown> {
         // As the embedded server reports it (never "disconnected"): idle without a primary.
         connection_state: !primary ? 'idle' : connected ? 'ready' : 'transient_failure',
         known_primary_cluster_addrs: c.primaryClusterAddr ? [c.primaryClusterAddr] : [],
-        last_remote_wal: c.wal,
+        // What it applied of its primary's writes: all of them once synced and connected.
+        last_remote_wal: primary && connected && c.synced ? primary.wal : 0,
         primary_cluster_addr: c.primaryClusterAddr,
         secondary_id: c.secondaryId,
       };
