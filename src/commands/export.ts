@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { yamlLibrary } from '../load/yaml-library.js';
+import type { ClusterClient } from '../client/types.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { loadKinds } from '../kinds/registry.js';
 import { ClusterClientPool } from './clients.js';
@@ -18,7 +19,8 @@ interface ExportFlags {
 
 const HEADER = [
   '# Exported by lockstep. Write-only fields (bindpass, client_tls_cert, client_tls_key) and',
-  '# other secrets cannot be read back: they appear as ${env:...} references to fill in.',
+  '# other secrets (DR operation tokens) cannot be read back: they appear as ${env:...}',
+  '# references to fill in.',
 ].join('\n');
 
 export function registerExport(program: Command, output: () => Output, exit: (code: number) => void): void {
@@ -46,6 +48,10 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
   const files: Array<{ name: string; text: string }> = [];
   const kinds = await loadKinds();
   for (const cluster of selected) {
+    if (await isDrSecondary(pool.get(cluster.name))) {
+      output.err(`${cluster.name} is a DR secondary: it serves no reads, and what it holds is exported from its DR primary`);
+      continue;
+    }
     for (const kind of kinds) {
       if (!kind.export) continue;
       const docs = await kind.export(pool.get(cluster.name), cluster).catch((err: unknown) => {
@@ -65,6 +71,16 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
     output.out(files.map((f) => f.text).join('---\n'));
   }
   return 0;
+}
+
+/** `sys/health` says so (answered without a token, with the service's non-200 codes for standbys and secondaries). */
+async function isDrSecondary(client: ClusterClient): Promise<boolean> {
+  try {
+    const health = await client.request('GET', 'sys/health', { anonymous: true, okStatuses: [429, 472, 473, 501, 503] });
+    return health.data?.['replication_dr_mode'] === 'secondary';
+  } catch {
+    return false; // the kinds' own reads report an unreachable cluster
+  }
 }
 
 function kebab(s: string): string {

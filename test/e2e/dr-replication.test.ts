@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,9 @@ function env(): Record<string, string> {
   const e: Record<string, string> = {
     DR_KEY_SHARE_1: eastInit.key_shares[0]!,
     DR_KEY_SHARE_2: eastInit.key_shares[1]!,
+    // For the exported set (a plan with no changes never uses them).
+    WEST_DR_OPERATION_TOKEN: 'unused-west',
+    SOUTH_DR_OPERATION_TOKEN: 'unused-south',
   };
   for (const [name, proxy] of proxies) {
     e[`${name.toUpperCase()}_ADDR`] = proxy.baseUrl;
@@ -256,6 +259,18 @@ describe('DR replication through the CLI: east, west and south', () => {
     const onSecondary = await cli('apply', ...(await ldapManifest('west', 'local')), '--auto-approve');
     expect(onSecondary.code).toBe(1);
     expect(onSecondary.stderr).toContain(REFUSAL);
+  }, STEP_TIMEOUT_MS);
+
+  it('exports the set from its primary (the secondaries are skipped), and a plan on the export shows no changes', async () => {
+    const out = path.join(dir, 'exported');
+    const exported = await cli('export', CLUSTERS, '--out', out);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain('west is a DR secondary: it serves no reads, and what it holds is exported from its DR primary');
+    expect(exported.stderr).toContain('south is a DR secondary');
+    expect((await readdir(out)).sort()).toEqual(['east-dr-replication.yaml', 'east-ldap-auth.yaml']);
+    const set = await readFile(path.join(out, 'east-dr-replication.yaml'), 'utf8');
+    expect(set).toContain('kind: DrReplication\nname: east\nprimary: east\nsecondaries:\n  - south\n  - west\noperationTokens:\n  south: ${env:SOUTH_DR_OPERATION_TOKEN}\n  west: ${env:WEST_DR_OPERATION_TOKEN}\n');
+    await expectEmptyPlan([CLUSTERS, out]);
   }, STEP_TIMEOUT_MS);
 
   it('fails over east → west as planned (saved plan, refused when stale), and back west → east', async () => {

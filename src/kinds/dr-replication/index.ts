@@ -1,6 +1,7 @@
 import type { KindModule } from '../kind.js';
 import { applyDrChange } from './apply.js';
 import { desiredDrReplication } from './desired.js';
+import { exportDrReplication } from './export.js';
 import { planDrReplication } from './kind-plan.js';
 import { readDrReplication } from './read.js';
 import { validateDrReplication } from './rules.js';
@@ -23,6 +24,7 @@ export const drReplicationKind: KindModule = {
   read: readDrReplication,
   plan: planDrReplication,
   apply: applyDrChange,
+  export: exportDrReplication,
 };
 
 export { planSequence, type PlanSetInput, type PlannedSequence } from './planner.js';
