@@ -273,6 +273,15 @@ describe('DR replication through the CLI: east, west and south', () => {
     await expectEmptyPlan([CLUSTERS, out]);
   }, STEP_TIMEOUT_MS);
 
+  it('check reports the set: east the primary, west and south streaming from it', async () => {
+    const checked = await cli('check', ...eastSet);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+    expect(checked.stdout).toContain('ok   east:sys/replication/dr/status DR set prod: east: DR primary (2 known secondaries');
+    for (const name of ['west', 'south']) {
+      expect(checked.stdout).toMatch(new RegExp(`ok {3}${name}:sys/replication/dr/status DR set prod: ${name}: DR secondary of east, streaming, WAL \\d+ of \\d+`));
+    }
+  }, STEP_TIMEOUT_MS);
+
   it('fails over east → west as planned (saved plan, refused when stale), and back west → east', async () => {
     const westSet = await drManifest('west-primary', 'west', ['east', 'south']);
     const planFile = path.join(dir, 'failover.plan');

@@ -1,5 +1,6 @@
 import type { KindModule } from '../kind.js';
 import { applyDrChange } from './apply.js';
+import { checkDrReplication } from './check.js';
 import { desiredDrReplication } from './desired.js';
 import { exportDrReplication } from './export.js';
 import { planDrReplication } from './kind-plan.js';
@@ -25,6 +26,7 @@ export const drReplicationKind: KindModule = {
   plan: planDrReplication,
   apply: applyDrChange,
   export: exportDrReplication,
+  check: checkDrReplication,
 };
 
 export { planSequence, type PlanSetInput, type PlannedSequence } from './planner.js';

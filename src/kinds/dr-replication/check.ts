@@ -1,0 +1,82 @@
+import type { ClusterClient } from '../../client/types.js';
+import type { JsonObject } from '../../core/json.js';
+import type { DesiredState } from '../../core/resource.js';
+import type { CheckFinding, ClientPool } from '../kind.js';
+import { STATUS_PATH, statusAddress } from './addresses.js';
+import { setAttrsOf } from './desired.js';
+import { DR_SET } from './types.js';
+
+type Status = { data: JsonObject } | { unreachable: string };
+
+/**
+ * `check` for each DR replication set: every member answers its DR status, and every member
+ * that is a secondary of the set's current primary is streaming from it, connected, and how
+ * far behind it is (WALs). A secondary still copying or not connected fails the check: it is
+ * not ready to be promoted. Roles that differ from the manifest are reported, not failed:
+ * changing roles is what `plan` is for.
+ */
+export async function checkDrReplication(desired: DesiredState, opts: { user?: string }, clients?: ClientPool): Promise<CheckFinding[]> {
+  void opts;
+  const findings: CheckFinding[] = [];
+  for (const resource of desired.resources.filter((r) => r.resourceType === DR_SET)) {
+    const set = setAttrsOf(resource.attrs);
+    const members = [set.primary, ...set.secondaries.map((s) => s.cluster)];
+    const statuses = new Map(await Promise.all(members.map(async (m) => [m, await statusOf(m, clients)] as const)));
+    const primaries = members.filter((m) => dataOf(statuses.get(m))?.['mode'] === 'primary');
+    for (const member of members) {
+      const finding = memberFinding(member, statuses, primaries);
+      findings.push({ ...finding, subject: `DR set ${set.name}: ${member}`, address: statusAddress(member) });
+    }
+  }
+  return findings;
+}
+
+function memberFinding(member: string, statuses: ReadonlyMap<string, Status>, primaries: readonly string[]): { ok: boolean; message: string } {
+  const status = statuses.get(member)!;
+  if ('unreachable' in status) return { ok: false, message: `no DR status: ${status.unreachable}` };
+  const s = status.data;
+  switch (s['mode']) {
+    case 'primary': {
+      const known = Array.isArray(s['known_secondaries']) ? s['known_secondaries'].length : 0;
+      return { ok: true, message: `DR primary (${known} known secondar${known === 1 ? 'y' : 'ies'}, last WAL ${String(s['last_wal'] ?? '?')})` };
+    }
+    case 'secondary': {
+      const primary = primaries.find((p) => dataOf(statuses.get(p))?.['cluster_id'] === s['cluster_id']);
+      const p = primary ? dataOf(statuses.get(primary)) : undefined;
+      const state = String(s['state'] ?? '');
+      const connection = String(s['connection_state'] ?? '');
+      const of = primary ?? 'its primary';
+      if (state === 'idle') return { ok: true, message: 'DR secondary following no primary (after a demotion: a plan attaches it)' };
+      if (state !== 'stream-wals') return { ok: false, message: `DR secondary of ${of}, still copying (${state}): not ready to be promoted` };
+      if (connection !== 'ready') return { ok: false, message: `DR secondary of ${of}, connection ${connection}: not receiving writes` };
+      const applied = s['last_remote_wal'];
+      const written = p?.['last_wal'];
+      const lag = typeof applied === 'number' && typeof written === 'number' ? `WAL ${applied} of ${written}${written > applied ? ` (${written - applied} behind)` : ''}` : 'WAL positions not reported';
+      return { ok: true, message: `DR secondary of ${of}, streaming, ${lag}` };
+    }
+    case 'disabled':
+      return { ok: true, message: 'DR replication disabled (a plan enables it)' };
+    default:
+      return { ok: false, message: `unexpected DR mode ${JSON.stringify(s['mode'] ?? null)}` };
+  }
+}
+
+function dataOf(status: Status | undefined): JsonObject | undefined {
+  return status && 'data' in status ? status.data : undefined;
+}
+
+async function statusOf(cluster: string, clients: ClientPool | undefined): Promise<Status> {
+  let client: ClusterClient;
+  try {
+    if (!clients) throw new Error('no server to ask');
+    client = clients.get(cluster);
+  } catch (err) {
+    return { unreachable: (err as Error).message };
+  }
+  try {
+    const res = await client.request('GET', STATUS_PATH, { anonymous: true });
+    return { data: res.data ?? {} };
+  } catch (err) {
+    return { unreachable: (err as Error).message };
+  }
+}
