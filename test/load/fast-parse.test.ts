@@ -45,6 +45,13 @@ describe('parseFast reads scalars as YAML 1.2 core does', () => {
       expect(agrees(text)).toBe(true);
     }
   });
+  test('a __proto__ key is an own key, as in the careful parser, and pollutes nothing', () => {
+    expect(agrees('__proto__: { polluted: yes }\nx:\n  __proto__: { isAdmin: true }\n')).toBe(true);
+    const [doc] = parseFast('__proto__: { polluted: yes }\n') as Array<Record<string, unknown>>;
+    expect(Object.keys(doc!)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
   test('block scalars, empty values and keys that look like numbers', () => {
     for (const text of ['a: |\n  x\n  y\nb: >-\n  folded\n  text\n', 'a:\nb: ~\nc: []\nd: {}\n', '1: one\n"2": two\ntrue: t\n0x10: h\n2.50: f\n.inf: i\n']) {
       expect(agrees(text)).toBe(true);
