@@ -1,7 +1,7 @@
-import { fingerprintAll } from '../core/fingerprint.js';
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { runChanges } from '../apply/applier.js';
+import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
 import { readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { yamlLibrary } from '../load/yaml-library.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { loadKinds } from '../kinds/registry.js';
+import { yamlLibrary } from '../load/yaml-library.js';
 import { ClusterClientPool } from './clients.js';
 import { globalOptions } from './common-options.js';
 import { CliError } from './errors.js';

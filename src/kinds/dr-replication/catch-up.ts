@@ -1,6 +1,6 @@
 import type { ClusterClient } from '../../client/types.js';
 import type { JsonObject } from '../../core/json.js';
-import { STATUS_PATH } from './addresses.js';
+import { readStatusReport } from './status-read.js';
 
 export interface CatchUpTiming {
   /** How long to wait for the secondary before giving up (and not demoting). */
@@ -55,11 +55,7 @@ function lagOf(p: JsonObject | undefined, s: JsonObject | undefined): { written:
   return { written, applied, connection: String(s['connection_state'] ?? 'unknown') };
 }
 
-/** The raw status report (WAL positions are not in the planner's attrs); undefined if unreadable. */
-async function statusData(client: ClusterClient): Promise<JsonObject | undefined> {
-  try {
-    return (await client.request('GET', STATUS_PATH, { anonymous: true })).data ?? undefined;
-  } catch {
-    return undefined;
-  }
+/** The status report, or undefined if it cannot be read (then there is nothing to wait for). */
+function statusData(client: ClusterClient): Promise<JsonObject | undefined> {
+  return readStatusReport(client).catch(() => undefined);
 }

@@ -2,8 +2,9 @@ import type { ClusterClient } from '../../client/types.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DesiredState } from '../../core/resource.js';
 import type { CheckFinding, ClientPool } from '../kind.js';
-import { STATUS_PATH, statusAddress } from './addresses.js';
+import { statusAddress } from './addresses.js';
 import { setAttrsOf } from './desired.js';
+import { readStatusReport } from './status-read.js';
 import { DR_SET } from './types.js';
 
 type Status = { data: JsonObject } | { unreachable: string };
@@ -74,8 +75,7 @@ async function statusOf(cluster: string, clients: ClientPool | undefined): Promi
     return { unreachable: (err as Error).message };
   }
   try {
-    const res = await client.request('GET', STATUS_PATH, { anonymous: true });
-    return { data: res.data ?? {} };
+    return { data: await readStatusReport(client) };
   } catch (err) {
     return { unreachable: (err as Error).message };
   }

@@ -12,10 +12,14 @@ export type StatusRead = { attrs: JsonObject; unreachableReason?: string };
  */
 export async function readStatus(client: ClusterClient): Promise<StatusRead> {
   try {
-    const res = await client.request('GET', STATUS_PATH, { anonymous: true });
-    return { attrs: statusAttrs(res.data ?? {}) };
+    return { attrs: statusAttrs(await readStatusReport(client)) };
   } catch (err) {
     if (isTransportError(err)) return { attrs: UNREACHABLE_ATTRS, unreachableReason: err.message };
     throw err;
   }
+}
+
+/** The status report as answered (WAL positions included, which the planner's attrs leave out). */
+export async function readStatusReport(client: ClusterClient): Promise<JsonObject> {
+  return (await client.request('GET', STATUS_PATH, { anonymous: true })).data ?? {};
 }
