@@ -1,22 +1,64 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
 
 /** `schemas/` at the package root: the same place from `src/validate` and `dist/validate`. */
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
+/**
+ * Where the build puts validators compiled ahead of time (`precompile-schemas.ts`): the same
+ * place from `src/validate` and `dist/validate`, so tests run from source use them too.
+ */
+export const PRECOMPILED_DIR = fileURLToPath(new URL('../../dist/validate/precompiled/', import.meta.url));
+
 // strict: false lets the schemas carry editor keywords (description, x-message);
 // verbose: true gives each error its parentSchema, where x-message lives.
-const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
-const compiled = new Map<string, ValidateFunction>();
+// The build compiles with these same options, so both kinds of validator give the same errors.
+export const AJV_OPTIONS: Options = { strict: false, allErrors: true, verbose: true };
 
-/** The validator of `schemas/<file>`, compiled once per process. */
+const require = createRequire(import.meta.url);
+const validators = new Map<string, ValidateFunction>();
+
+/**
+ * The validator of `schemas/<file>`, once per process. The one compiled at build time when it
+ * was built from this very schema text; otherwise compiled now (a schema edited since the build).
+ * Compiling costs ajv's modules and its code generation on every run, most of start-up.
+ */
 export function schemaValidator(file: string): ValidateFunction {
-  let validate = compiled.get(file);
+  let validate = validators.get(file);
   if (!validate) {
-    const schema = JSON.parse(readFileSync(SCHEMA_DIR + file, 'utf8')) as object;
-    validate = ajv.compile(schema);
-    compiled.set(file, validate);
+    const text = readFileSync(SCHEMA_DIR + file, 'utf8');
+    validate = precompiledValidator(file, text) ?? compileValidator(text);
+    validators.set(file, validate);
   }
   return validate;
+}
+
+/** The digest a precompiled validator carries of the schema text it was built from. */
+export function schemaDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The validator the build compiled from exactly `text`, if there is one. */
+export function precompiledValidator(file: string, text: string, dir: string = PRECOMPILED_DIR): ValidateFunction | undefined {
+  let module: (ValidateFunction & { schemaDigest?: unknown }) | undefined;
+  try {
+    module = require(dir + precompiledName(file)) as ValidateFunction & { schemaDigest?: unknown };
+  } catch {
+    return undefined; // not built (tests from a bare checkout)
+  }
+  return typeof module === 'function' && module.schemaDigest === schemaDigest(text) ? module : undefined;
+}
+
+/** Compiles a schema with ajv, loaded only when needed. */
+export function compileValidator(text: string): ValidateFunction {
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  return new Ajv(AJV_OPTIONS).compile(JSON.parse(text) as object);
+}
+
+/** `ldap-auth.schema.json` → `ldap-auth.schema.cjs`: CommonJS, so it loads synchronously. */
+export function precompiledName(file: string): string {
+  return file.replace(/\.json$/, '') + '.cjs';
 }
