@@ -2,20 +2,24 @@
 // embedded server, each next to a floor measured in the same run against the same server: the
 // same number of plain keep-alive GETs (for plan) and POSTs (for apply) at the same concurrency,
 // sent from this process (next to the server) and from a process of its own (as the CLI runs).
+// Each size runs BENCH_REPEATS times (default 3), the CLI and its floors interleaved so that they
+// meet the same machine; the table gives medians.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bodyOf, CONCURRENCY, floor, GROUPS, objectPaths, TOKEN } from './workload.mjs';
+import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, objectPaths, TOKEN } from './workload.mjs';
 
 const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
-function manifests(users) {
+function manifests(users, mount) {
   const groups = Array.from({ length: GROUPS }, (_, i) => `  g${i}: { policies: [p${i % 50}, shared] }`).join('\n');
   const userLines = Array.from({ length: users }, (_, i) => `  u${i}: { policies: [own${i % 100}], groups: [g${i % GROUPS}, g${(i * 7) % GROUPS}] }`).join('\n');
   return `apiVersion: lockstep/v1
 kind: LdapAuth
+mount: ${mount}
 config:
   url: ldap://ldap.example.com
   userdn: ou=people,dc=example,dc=com
@@ -26,6 +30,7 @@ ${groups}
 ---
 apiVersion: lockstep/v1
 kind: LdapAuth
+mount: ${mount}
 users:
 ${userLines}
 `;
@@ -53,55 +58,77 @@ function measureProcess(script, args, env) {
   });
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 // The fixed part of every command: loading the CLI's modules (`--version` does nothing else).
 // Median of five, so the reader can tell start-up from per-object cost.
 const startups = [];
 for (let i = 0; i < 5; i++) startups.push((await measureProcess('./measure-cli.mjs', ['--version'], {})).wallMs);
-const startupMs = startups.sort((a, b) => a - b)[2];
+const startupMs = median(startups);
 
 const rows = [];
 for (const users of SIZES) {
   const dir = await mkdtemp(path.join(tmpdir(), 'lockstep-bench-'));
-  const file = path.join(dir, 'ldap.yaml');
-  await writeFile(file, manifests(users));
   const server = await startServer({ port: 0, rootToken: TOKEN });
   const baseUrl = server.clusters[0].baseUrl;
   const env = { SERVICE_ADDR: baseUrl, SERVICE_TOKEN: TOKEN };
   const resources = GROUPS + users + 2; // + mount + config
   const count = () => server.stats?.().requests ?? NaN;
+  const cli = async (args) => {
+    const before = count();
+    const m = await measureProcess('./measure-cli.mjs', [...args, '--concurrency', String(CONCURRENCY)], env);
+    return { ...m, requests: count() - before };
+  };
 
-  let before = count();
-  const apply = await measureProcess('./measure-cli.mjs', ['apply', file, '--auto-approve', '--concurrency', String(CONCURRENCY)], env);
-  const applyRequests = count() - before;
-  if (apply.code !== 0) throw new Error(`apply exited ${apply.code}`);
-  // The floor re-writes exactly what the manifests hold, so the state stays the applied one.
-  const applyFloor = await floor(baseUrl, 'POST', objectPaths(users), bodyOf);
-  const applyFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'POST', String(users)], {})).wallMs;
+  // Warm the server up first (its JIT, its allocator) so that neither the CLI nor a floor pays
+  // for running against a cold server.
+  const warm = await freshMount(baseUrl, 'bench-warm-up');
+  await floor(baseUrl, 'POST', objectPaths(users, warm), bodyOf);
+  await floor(baseUrl, 'GET', objectPaths(users, warm));
 
-  before = count();
-  const plan = await measureProcess('./measure-cli.mjs', ['plan', file, '--detailed-exitcode', '--concurrency', String(CONCURRENCY)], env);
-  const planRequests = count() - before;
-  if (plan.code !== 0) throw new Error(`plan after apply exited ${plan.code} (expected no changes)`);
-  const planFloor = await floor(baseUrl, 'GET', objectPaths(users));
-  const planFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'GET', String(users)], {})).wallMs;
+  const runs = [];
+  for (let rep = 0; rep < REPEATS; rep++) {
+    // Every repetition applies to a mount of its own, so each apply creates every object.
+    const mount = `bench-${rep}`;
+    const file = path.join(dir, `ldap-${rep}.yaml`);
+    await writeFile(file, manifests(users, mount));
 
-  rows.push({ users, groups: GROUPS, resources, apply, applyFloor, applyFloorOwn, applyRequests, plan, planFloor, planFloorOwn, planRequests });
+    const apply = await cli(['apply', file, '--auto-approve']);
+    if (apply.code !== 0) throw new Error(`apply exited ${apply.code}`);
+    // Each floor creates the same objects, with the same bodies, under a fresh mount of its own
+    // (re-writing the applied ones would cost the server less).
+    const applyFloor = await floor(baseUrl, 'POST', objectPaths(users, await freshMount(baseUrl, `floor-here-${rep}`)), bodyOf);
+    const applyFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'POST', String(users), await freshMount(baseUrl, `floor-own-${rep}`)], {})).wallMs;
+
+    const plan = await cli(['plan', file, '--detailed-exitcode']);
+    if (plan.code !== 0) throw new Error(`plan after apply exited ${plan.code} (expected no changes)`);
+    const planFloor = await floor(baseUrl, 'GET', objectPaths(users, mount));
+    const planFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'GET', String(users), mount], {})).wallMs;
+    runs.push({ apply, applyFloor, applyFloorOwn, plan, planFloor, planFloorOwn });
+  }
+  const med = (pick) => median(runs.map(pick));
+  const summary = (cmd) => ({
+    wallMs: med((r) => r[cmd].wallMs),
+    maxRssKb: Math.max(...runs.map((r) => r[cmd].maxRssKb)),
+    requests: med((r) => r[cmd].requests),
+    floor: med((r) => r[`${cmd}Floor`]),
+    floorOwn: med((r) => r[`${cmd}FloorOwn`]),
+  });
+  rows.push({ users, resources, plan: summary('plan'), apply: summary('apply') });
   await server.close();
   await rm(dir, { recursive: true, force: true });
 }
 
 const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
-console.log(`lockstep bench: LDAP users + ${GROUPS} groups against lockstep serve (in memory), concurrency ${CONCURRENCY}`);
+console.log(`lockstep bench: LDAP users + ${GROUPS} groups against lockstep serve (in memory), concurrency ${CONCURRENCY}, medians of ${REPEATS} runs`);
 // Two floors: in this process, next to the server (client and server share one core), and from a
 // process of its own, as the CLI runs (start-up excluded).
 console.log('command  users   resources  wall      floor     ratio  own floor  ratio  req/resource  peak RSS');
 for (const r of rows) {
-  for (const [name, m, fl, own, req] of [
-    ['plan ', r.plan, r.planFloor, r.planFloorOwn, r.planRequests],
-    ['apply', r.apply, r.applyFloor, r.applyFloorOwn, r.applyRequests],
-  ]) {
+  for (const name of ['plan', 'apply']) {
+    const m = r[name];
     console.log(
-      `${name}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(fl).padEnd(9)} ${(m.wallMs / fl).toFixed(2).padEnd(6)} ${f(own).padEnd(10)} ${(m.wallMs / own).toFixed(2).padEnd(6)} ${(req / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
+      `${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(m.floor).padEnd(9)} ${(m.wallMs / m.floor).toFixed(2).padEnd(6)} ${f(m.floorOwn).padEnd(10)} ${(m.wallMs / m.floorOwn).toFixed(2).padEnd(6)} ${(m.requests / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
     );
   }
 }

@@ -42,10 +42,21 @@ export function bodyOf(p) {
     : { policies: `p${i % 50},shared` };
 }
 
-export function objectPaths(users) {
+/** The objects the manifests declare, under the LDAP method mounted at `mount`. */
+export function objectPaths(users, mount = 'ldap') {
   return [
-    ...Array.from({ length: GROUPS }, (_, i) => `auth/ldap/groups/g${i}`),
-    ...Array.from({ length: users }, (_, i) => `auth/ldap/users/u${i}`),
+    ...Array.from({ length: GROUPS }, (_, i) => `auth/${mount}/groups/g${i}`),
+    ...Array.from({ length: users }, (_, i) => `auth/${mount}/users/u${i}`),
   ];
+}
+
+/**
+ * Mounts a new, empty LDAP method at `auth/<mount>`: POSTs there create objects, as apply's
+ * do (creating costs the server more than re-writing what exists).
+ */
+export async function freshMount(baseUrl, mount) {
+  const res = await fetch(`${baseUrl}/sys/auth/${mount}`, { method: 'POST', headers: { 'X-Vault-Token': TOKEN }, body: JSON.stringify({ type: 'ldap' }) });
+  if (!res.ok) throw new Error(`enabling auth/${mount}: ${res.status}`);
+  return mount;
 }
 
