@@ -35,7 +35,7 @@ export function addPlanningOptions(cmd: Command): Command {
     .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
     .option('--concurrency <n>', 'requests in flight at once', '16')
     .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
-    .option('--allow-unreachable-primary', 'DR: promote a secondary while the primary cannot be reached (unplanned failover)')
+    .option('--allow-unreachable-primary', 'DR: the unreachable DR members are down, not serving: plan without them (an unplanned failover, or a secondary down)')
     .option('--force-promote', 'DR: promote with force, skipping the safety checks');
 }
 

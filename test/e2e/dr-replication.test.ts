@@ -371,6 +371,10 @@ describe('DR replication through the CLI: east, west and south', () => {
     const applied = await cli('apply', ...westSet, '--allow-unreachable-primary', '--auto-approve');
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     await expectEmptyPlan(westSet, '--allow-unreachable-primary');
+    // Without the flag the outage is not acknowledged: a drift check must fail, not pass.
+    const unacknowledged = await cli('plan', ...westSet, '--detailed-exitcode');
+    expect(unacknowledged.code).toBe(1);
+    expect(unacknowledged.stderr).toContain('east is unreachable: lockstep cannot confirm it follows west');
     expect(await status('west')).toMatchObject({ mode: 'primary', known_secondaries: ['south'] });
     await writeThroughPrimary('west', 'while-east-down', ['south']);
 

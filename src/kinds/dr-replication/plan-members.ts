@@ -1,17 +1,37 @@
 import { follows, type ObservedCluster } from './observed.js';
+import type { PrimaryFlags } from './plan-primary.js';
 import type { SetScope } from './scope.js';
 import { tokenSourceFor, type TokenAvailability } from './secrets.js';
-import type { SequenceBuilder } from './sequence-builder.js';
+import { isAre, listNames, type SequenceBuilder } from './sequence-builder.js';
 import type { DesiredSecondary, DrSetAttrs } from './types.js';
 
 type Primary = Extract<ObservedCluster, { state: 'primary' }>;
+
+/**
+ * A desired secondary lockstep cannot reach is refused unless the outage is acknowledged: "no
+ * changes" would tell a scheduled drift check that a set with a dead member is fine (and an
+ * unreachable server is an error, exit 1). --allow-unreachable-primary says the unreachable
+ * clusters are down, not serving elsewhere; their steps then wait for a plan that can see them.
+ */
+function refuseUnseenSecondaries(b: SequenceBuilder, set: DrSetAttrs, flags: PrimaryFlags): boolean {
+  if (flags.allowUnreachablePrimary) return false;
+  const unseen = set.secondaries.map((s) => s.cluster).filter((name) => b.cluster(name).state === 'unreachable');
+  if (unseen.length === 0) return false;
+  const they = unseen.length === 1 ? 'it is' : 'they are';
+  b.refuse(
+    `${listNames(unseen)} ${isAre(unseen)} unreachable: lockstep cannot confirm ${unseen.length === 1 ? 'it follows' : 'they follow'} ${set.primary}. ` +
+      `If ${they} down, plan with --allow-unreachable-primary to acknowledge the outage; DR steps for ${unseen.length === 1 ? 'it' : 'them'} then wait for a plan that can see ${unseen.length === 1 ? 'it' : 'them'}`,
+  );
+  return true;
+}
 
 /**
  * Brings every desired secondary to follow the (now) primary: a DR-disabled cluster is enabled
  * (wipe); a secondary of the same set is re-pointed with update-primary (no wipe); a secondary
  * of another set is disabled, then enabled (wipe). Runs after planPrimary.
  */
-export function planSecondaries(b: SequenceBuilder, set: DrSetAttrs, tokens: TokenAvailability): void {
+export function planSecondaries(b: SequenceBuilder, set: DrSetAttrs, tokens: TokenAvailability, flags: PrimaryFlags): void {
+  if (refuseUnseenSecondaries(b, set, flags)) return;
   for (const secondary of set.secondaries) {
     if (b.refused) return;
     const name = secondary.cluster;
@@ -19,7 +39,7 @@ export function planSecondaries(b: SequenceBuilder, set: DrSetAttrs, tokens: Tok
     const primary = b.cluster(set.primary) as Primary;
     switch (self.state) {
       case 'unreachable':
-        b.note('warning', `${name} is unreachable: its DR steps wait for a plan that can see it`, name);
+        b.note('warning', `${name} is unreachable (acknowledged with --allow-unreachable-primary): its DR steps wait for a plan that can see it`, name);
         break;
       case 'primary':
         // planSplitBrain and planPrimary leave one primary; a second one here is a planner bug.

@@ -45,7 +45,7 @@ export function planSequence(input: PlanSetInput): PlannedSequence {
   const initial = initialState(scope.clusters, unseenPrimaries(scope, input.flags));
   const b = new SequenceBuilder(initial);
   if (!planSplitBrain(b, scope) && planPrimary(b, scope, input.set, input.tokens, input.flags)) {
-    planSecondaries(b, input.set, input.tokens);
+    planSecondaries(b, input.set, input.tokens, input.flags);
     planRemovals(b, scope, input.set, input.tokens, input.observed);
   }
   if (scope.undeclaredPrimaries.length > 0 && !b.refused) {

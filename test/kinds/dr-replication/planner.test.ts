@@ -309,11 +309,26 @@ describe('a secondary of another replication set', () => {
 });
 
 describe('unreachable clusters', () => {
-  it('a down secondary is skipped with a note', () => {
-    const plan = planFor({ primary: 'east', secondaries: ['west', 'south'], ...shares }, { east: primaryStatus('C1', ['west'], E), west: secondaryStatus('C1', 'west', E), south: DOWN });
+  it('a down secondary is refused (never "no changes"): a drift check must not pass it', () => {
+    const live = { east: primaryStatus('C1', ['west'], E), west: secondaryStatus('C1', 'west', E), south: DOWN, north: DOWN };
+    const plan = planFor({ primary: 'east', secondaries: ['west', 'south', 'north'], ...shares }, live);
     expect(plan.changes).toEqual([]);
+    expect(refusals(plan)).toEqual([
+      'DrReplication prod: south and north are unreachable: lockstep cannot confirm they follow east. ' +
+        'If they are down, plan with --allow-unreachable-primary to acknowledge the outage; DR steps for them then wait for a plan that can see them',
+    ]);
+  });
+
+  it('a down secondary acknowledged with the flag is skipped with a note', () => {
+    const plan = planFor(
+      { primary: 'east', secondaries: ['west', 'south'], ...shares },
+      { east: primaryStatus('C1', ['west'], E), west: secondaryStatus('C1', 'west', E), south: DOWN },
+      { allowUnreachablePrimary: true },
+    );
+    expect(plan.changes).toEqual([]);
+    expect(refusals(plan)).toEqual([]);
     expect(plan.notes.map((n) => [n.address?.toString(), n.message])).toEqual([
-      ['south:sys/replication/dr/status', 'DrReplication prod: south is unreachable: its DR steps wait for a plan that can see it'],
+      ['south:sys/replication/dr/status', 'DrReplication prod: south is unreachable (acknowledged with --allow-unreachable-primary): its DR steps wait for a plan that can see it'],
     ]);
   });
 

@@ -18,6 +18,7 @@ const JUSTIFIED_REFUSALS = [
   'cannot be enabled as DR primary while',
   'that no DrReplication document names',
   'the desired DR primary, is unreachable',
+  'unreachable: lockstep cannot confirm',
 ];
 
 export class PropertyFailure extends Error {}
