@@ -1,5 +1,5 @@
 import { Address, AddressMap } from '../core/address.js';
-import { jsonEqual, type JsonObject } from '../core/json.js';
+import { copyJson, jsonEqual, type JsonObject } from '../core/json.js';
 import type { Change, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveResource, LiveState } from '../core/resource.js';
 
@@ -115,5 +115,5 @@ function deleteOf(have: LiveResource): Change {
 }
 
 function copy(o: JsonObject): JsonObject {
-  return structuredClone(o);
+  return copyJson(o);
 }

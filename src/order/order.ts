@@ -25,19 +25,24 @@ function topological(changes: readonly Change[]): Change[] {
   const sorted = [...changes].sort((a, b) => Address.compare(a.address, b.address));
   const state = new AddressMap<'visiting' | 'done'>();
   const out: Change[] = [];
-  const visit = (c: Change, path: Address[]): void => {
+  // The chain being visited, for the message of a cycle.
+  const path: Address[] = [];
+  const visit = (c: Change): void => {
     const s = state.get(c.address);
     if (s === 'done') return;
     if (s === 'visiting') throw new Error(`dependency cycle: ${[...path, c.address].join(' -> ')}`);
     state.set(c.address, 'visiting');
-    for (const d of [...c.dependsOn].sort(Address.compare)) {
+    path.push(c.address);
+    const deps = c.dependsOn.length > 1 ? [...c.dependsOn].sort(Address.compare) : c.dependsOn;
+    for (const d of deps) {
       const dep = byAddress.get(d);
-      if (dep) visit(dep, [...path, c.address]);
+      if (dep) visit(dep);
     }
+    path.pop();
     state.set(c.address, 'done');
     out.push(c);
   };
-  for (const c of sorted) visit(c, []);
+  for (const c of sorted) visit(c);
   return out;
 }
 

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Address } from '../../src/core/address.js';
 import { ABSENT, fingerprint } from '../../src/core/fingerprint.js';
-import { canonicalJson, jsonEqual } from '../../src/core/json.js';
+import { canonicalJson, copyJson, jsonEqual } from '../../src/core/json.js';
 import { Secret } from '../../src/core/secret.js';
 
 describe('canonicalJson and jsonEqual', () => {
@@ -28,6 +29,49 @@ describe('canonicalJson and jsonEqual', () => {
   it('serialises objects with toJSON through it (Address as its string, Secret redacted)', () => {
     expect(canonicalJson({ at: new Address('east', 'auth/ldap') })).toBe('{"at":"east:auth/ldap"}');
     expect(canonicalJson({ pw: new Secret('hunter2', 'env:PW') })).toBe('{"pw":"(sensitive)"}');
+  });
+});
+
+describe('jsonEqual compares in place exactly as the canonical texts compare', () => {
+  // Values near one another, so that equal pairs are frequent: shared keys, shuffled order.
+  const leaf = fc.oneof(fc.constantFrom('a', 'b', '', 'A', 0, -0, 1, 1.5, true, false, null, undefined, NaN));
+  const value = fc.letrec((tie) => ({
+    any: fc.oneof({ depthSize: 'small' }, leaf, tie('list'), tie('object')),
+    list: fc.array(tie('any'), { maxLength: 3 }),
+    object: fc.dictionary(fc.constantFrom('x', 'y', 'z'), tie('any'), { maxKeys: 3 }),
+  })).any;
+
+  it('on random pairs of values', () => {
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        expect(jsonEqual(a, b)).toBe(canonicalJson(a) === canonicalJson(b));
+        expect(jsonEqual(a, a)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on a value and its copy with keys in another order', () => {
+    fc.assert(
+      fc.property(value, (a) => {
+        const reordered = JSON.parse(JSON.stringify(a ?? null, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v)));
+        expect(jsonEqual(a ?? null, reordered)).toBe(canonicalJson(a ?? null) === canonicalJson(reordered));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('through objects with toJSON, as their JSON', () => {
+    expect(jsonEqual({ at: new Address('east', 'a/b') }, { at: 'east:a/b' })).toBe(true);
+    expect(jsonEqual([new Secret('x', 'env:X')], ['(sensitive)'])).toBe(true);
+  });
+
+  it('copyJson copies deeply and shares nothing', () => {
+    const original = { a: [1, { b: ['c'] }], d: null, e: 'f' };
+    const copied = copyJson(original);
+    expect(copied).toEqual(original);
+    (copied.a[1] as { b: string[] }).b.push('g');
+    expect(original.a[1]).toEqual({ b: ['c'] });
   });
 });
 
