@@ -104,6 +104,10 @@ class HttpClient implements HttpClusterClient {
     return this.#requestCount;
   }
 
+  get concurrency(): number {
+    return this.#limiter.size;
+  }
+
   close(): void {
     this.#endpoint.agent.destroy();
   }

@@ -49,4 +49,6 @@ export interface ClusterClient {
   delete(path: string): Promise<void>;
   /** Requests sent so far (retries included), for benchmarks and tests. */
   readonly requestCount: number;
+  /** How many requests may be in flight at once (`--concurrency`): what bulk readers pull at. */
+  readonly concurrency: number;
 }

@@ -1,6 +1,7 @@
 import type { Address } from '../../core/address.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
+import { forEachBounded } from '../../client/each-bounded.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
 import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
@@ -61,21 +62,25 @@ export async function readScope(scope: LdapScope, authTable: JsonObject | null, 
   live.observed[base.child('groups').toString()] = [...groupNames].sort();
   live.observed[base.child('users').toString()] = [...userNames].sort();
 
+  // Pulled a few at a time rather than all queued at once: see forEachBounded.
+  const parallel = client.concurrency;
   await Promise.all([
-    ...groupNames.map(async (name) => {
+    forEachBounded(groupNames, parallel, (name) => {
       const addr = base.child('groups', name);
-      const data = await client.read(addr.path);
-      if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: normalisePolicies(data['policies']) } });
-      else record(live, addr, null);
+      return client.read(addr.path).then((data) => {
+        if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: normalisePolicies(data['policies']) } });
+        else record(live, addr, null);
+      });
     }),
-    ...userNames.map(async (name) => {
+    forEachBounded(userNames, parallel, (name) => {
       const addr = base.child('users', name);
-      const data = await client.read(addr.path);
-      if (!data) return record(live, addr, null);
-      push(live, {
-        address: addr,
-        resourceType: 'ldap.user',
-        attrs: { policies: normalisePolicies(data['policies']), groups: normaliseGroupList(data['groups'], caseSensitive) },
+      return client.read(addr.path).then((data) => {
+        if (!data) return record(live, addr, null);
+        push(live, {
+          address: addr,
+          resourceType: 'ldap.user',
+          attrs: { policies: normalisePolicies(data['policies']), groups: normaliseGroupList(data['groups'], caseSensitive) },
+        });
       });
     }),
   ]);

@@ -203,6 +203,7 @@ class EchoingPool implements ClientPool {
       cluster,
       baseUrl: inner.baseUrl,
       requestCount: 0,
+      concurrency: 4,
       request,
       read: (p) => inner.read(p),
       list: (p) => inner.list(p),

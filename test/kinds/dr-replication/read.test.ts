@@ -29,6 +29,7 @@ describe('reading DR status', () => {
         cluster,
         baseUrl: '',
         requestCount: 0,
+        concurrency: 4,
         request: async (method: HttpMethod, path: string, opts?: RequestOptions): Promise<ApiResponse> => {
           seen.push([cluster, `${method} ${path}`, opts?.anonymous === true]);
           return { status: 200, data: { mode: 'disabled' }, auth: null, warnings: [], body: null };
@@ -92,6 +93,7 @@ describe('reading DR status', () => {
         cluster,
         baseUrl: '',
         requestCount: 0,
+        concurrency: 4,
         request: async (): Promise<ApiResponse> => {
           if (cluster === who) throw new ApiError({ cluster, method: 'GET', url: 'u', status: 503, errors: ['sealed'], message: 'GET u: 503 Service Unavailable: sealed' });
           return { status: 200, data: { mode: 'disabled' }, auth: null, warnings: [], body: null };

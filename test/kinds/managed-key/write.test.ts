@@ -21,6 +21,7 @@ function fakeClient(failSign?: string): { client: ClusterClient; calls: Call[] }
     cluster: 'default',
     baseUrl: 'http://127.0.0.1:1/v1',
     requestCount: 0,
+    concurrency: 4,
     request: async () => ok,
     read: async () => null,
     list: async () => [],

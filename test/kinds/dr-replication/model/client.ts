@@ -61,6 +61,7 @@ export class FaultInjector {
 export class WorldClient implements ClusterClient {
   readonly baseUrl: string;
   requestCount = 0;
+  readonly concurrency = 4;
 
   constructor(
     readonly world: World,
