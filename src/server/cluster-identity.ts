@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './storage/atomic-file.js';
+import { Barrier } from './storage/barrier.js';
 import { newKeyMaterial, type KeyMaterial, type KeySplit } from './replication/root-key.js';
 import { newUuid, randomBase62 } from './util/random.js';
 
@@ -12,6 +13,8 @@ export interface ClusterIdentity extends KeyMaterial {
   cluster_id: string;
   root_token: string;
   created_at_ms: number;
+  /** Hex key the store is sealed with on disk (storage/barrier.ts); never leaves this file. */
+  storage_key: string;
 }
 
 const IDENTITY_FILE = 'cluster.json';
@@ -22,8 +25,8 @@ export function newRootToken(): string {
 
 /**
  * Loads the identity under `dir` (creating it the first time: `created`); a given root token
- * replaces the stored one. The root key is made and split into shares (`keySplit`) at creation;
- * an identity from before root keys gets one on its next start.
+ * replaces the stored one. The root key is made and split into shares (`keySplit`) at creation,
+ * with the storage key the store is sealed with on disk.
  */
 export async function loadIdentity(
   dir: string | undefined,
@@ -34,6 +37,7 @@ export async function loadIdentity(
     cluster_id: newUuid(),
     root_token: rootToken ?? newRootToken(),
     created_at_ms: Date.now(),
+    storage_key: Barrier.newKey().toString('hex'),
     ...newKeyMaterial(keySplit),
   });
   if (dir === undefined) return { ...fresh(), created: true };
@@ -45,9 +49,16 @@ export async function loadIdentity(
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const hasKey = identity?.root_key !== undefined;
-  if (identity && hasKey && (rootToken === undefined || rootToken === identity.root_token)) return { ...identity, created: false };
+  const hasStorageKey = typeof identity?.storage_key === 'string';
+  if (identity && hasKey && hasStorageKey && (rootToken === undefined || rootToken === identity.root_token)) return { ...identity, created: false };
+  // An identity from before root keys or storage keys gets them on its next start.
   const updated: ClusterIdentity = identity
-    ? { ...identity, root_token: rootToken ?? identity.root_token, ...(hasKey ? {} : newKeyMaterial(keySplit)) }
+    ? {
+        ...identity,
+        root_token: rootToken ?? identity.root_token,
+        ...(hasKey ? {} : newKeyMaterial(keySplit)),
+        ...(hasStorageKey ? {} : { storage_key: Barrier.newKey().toString('hex') }),
+      }
     : fresh();
   await writeFileAtomic(file, JSON.stringify(updated, null, 2) + '\n');
   return { ...updated, created: identity === undefined };

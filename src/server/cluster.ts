@@ -13,6 +13,7 @@ import type { ClusterServices } from './services.js';
 import type { DecodedSnapshot } from './snapshots/format.js';
 import { restoreInto } from './snapshots/restore.js';
 import { SnapshotScheduler } from './snapshots/scheduler.js';
+import { Barrier } from './storage/barrier.js';
 import { lockDir, type DirLock } from './storage/dir-lock.js';
 import { KvStore } from './storage/kv-store.js';
 import { MountTable } from './sys/mount-table.js';
@@ -72,7 +73,7 @@ export class Cluster implements ClusterServices {
     let store: KvStore | undefined;
     try {
       const identity = await loadIdentity(opts.dir, opts.rootToken, opts.keySplit);
-      const opened = await KvStore.open(opts.dir);
+      const opened = await KvStore.open(opts.dir === undefined ? undefined : { dir: opts.dir, barrier: new Barrier(Buffer.from(identity.storage_key, 'hex')) });
       store = opened.store;
       if (opened.droppedBytes > 0) {
         opts.log(`cluster ${opts.name}: ignored ${opened.droppedBytes} bytes of an incomplete last write in the store log`);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
+import { Barrier } from '../../src/server/storage/barrier.js';
 import { KvStore } from '../../src/server/storage/kv-store.js';
 import { apiClient } from './helpers.js';
 import { buildServer } from './support/build-server.js';
@@ -90,16 +91,19 @@ describe('lockstep serve under kill -9', () => {
         script,
         [
           "import { KvStore } from './out/server/storage/kv-store.js';",
-          'const { store } = await KvStore.open(process.argv[2], { compactAfterBytes: 2048 });',
+          "import { Barrier } from './out/server/storage/barrier.js';",
+          "const barrier = new Barrier(Buffer.from(process.argv[3], 'hex'));",
+          'const { store } = await KvStore.open({ dir: process.argv[2], barrier }, { compactAfterBytes: 2048 });',
           "process.stdout.write('ready\\n');",
           'let n = store.index;',
           'const worker = async () => { for (;;) { const i = ++n; await store.put(`k${i % 97}`, { i, pad: "y".repeat(i % 300) }); process.stdout.write(`${i}\\n`); } };',
           'for (let w = 0; w < 8; w++) worker();',
         ].join('\n'),
       );
+      const storageKey = Barrier.newKey();
       const latest = new Map<string, number>();
       for (let round = 0; round < 4; round++) {
-        const { child, lines, exited } = spawnNode([script, dir]);
+        const { child, lines, exited } = spawnNode([script, dir, storageKey.toString('hex')]);
         expect(await nextLine(lines)).toBe('ready');
         const reading = (async () => {
           for await (const line of { [Symbol.asyncIterator]: () => lines }) {
@@ -114,7 +118,7 @@ describe('lockstep serve under kill -9', () => {
         await exited;
         await reading;
       }
-      const { store } = await KvStore.open(dir);
+      const { store } = await KvStore.open({ dir, barrier: new Barrier(storageKey) });
       try {
         expect(latest.size).toBeGreaterThan(0);
         for (const [key, i] of latest) {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,6 +37,33 @@ describe('--data persistence', () => {
       expect((await apiClient(second.clusters[1]!).get('auth/ldap/config')).status).toBe(404);
     } finally {
       await second.close();
+    }
+  });
+
+  it('holds no secret it was given in any file of the data directory', async () => {
+    const CANARY = 'canary-data-dir-5b1d';
+    const server = await startServer({ port: 0, dataDir, clusters: ['east'] });
+    const east = apiClient(server.clusters[0]!);
+    await east.post('sys/auth/ldap', { type: 'ldap' });
+    await east.post('auth/ldap/config', { url: 'ldaps://dir.example.com', bindpass: `${CANARY}-bindpass` });
+    expect((await east.get('auth/ldap/config')).body.data.url).toBe('ldaps://dir.example.com');
+    // Enough writes for a compaction too.
+    for (let i = 0; i < 200; i++) await east.post(`auth/ldap/users/u${i}`, { policies: `${CANARY}-${'p'.repeat(200)}` });
+    await server.close();
+    const files = (await readdir(dataDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    expect(files.map((f) => f.name)).toContain('store.log');
+    for (const f of files) {
+      const text = await readFile(join(f.parentPath ?? f.path, f.name));
+      expect(text.includes(CANARY), f.name).toBe(false);
+    }
+    const again = await startServer({ port: 0, dataDir, clusters: ['east'] });
+    try {
+      const api = apiClient(again.clusters[0]!);
+      expect((await api.get('auth/ldap/config')).body.data.url).toBe('ldaps://dir.example.com');
+      // The canary was on disk, sealed: it reads back.
+      expect((await api.get('auth/ldap/users/u199')).body.data.policies[0]).toContain(CANARY);
+    } finally {
+      await again.close();
     }
   });
 

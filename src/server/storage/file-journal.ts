@@ -2,15 +2,17 @@ import { mkdir, open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonValue } from '../util/json.js';
 import { fsyncDir, writeFileAtomic } from './atomic-file.js';
+import { Barrier } from './barrier.js';
 import type { Journal, StoreOp, StoreState } from './journal.js';
 import { decodeRecords, encodeRecord } from './record-codec.js';
 
 /**
  * The store's durable form: one append-only log per cluster (`store.log`).
  *
- * Record payloads are JSON:
+ * Record payloads are JSON, sealed by the cluster's barrier (barrier.ts):
  *   {"i": N, "o": [[key, value|null], ...]}   ops with indexes N, N+1, ... (null deletes)
  *   {"s": N, "o": [[key, value], ...]}        snapshot chunk: state at index N (file start only)
+ * A log written in clear by an earlier version is read, then rewritten sealed at once.
  *
  * Writes are group-committed: appends that arrive while a write+fdatasync is in flight are
  * written together by the next one; every append resolves only after its fdatasync.
@@ -33,12 +35,19 @@ export interface JournalOptions {
   compactAfterBytes?: number;
 }
 
+/** A record that passed its checksum but does not open with this cluster's key. */
+export class SealedLogError extends Error {
+  override readonly name = 'SealedLogError';
+}
+
 export interface LoadedLog {
   journal: FileJournal;
   index: number;
   entries: Map<string, JsonValue>;
   /** Bytes of a torn tail that were dropped while loading (0 normally). */
   droppedBytes: number;
+  /** Records an earlier version wrote in clear; the caller rewrites the log sealed. */
+  clearRecords: number;
 }
 
 export class FileJournal implements Journal {
@@ -54,9 +63,10 @@ export class FileJournal implements Journal {
     private size: number,
     private snapshotSize: number,
     private readonly compactAfterBytes: number,
+    private readonly barrier: Barrier,
   ) {}
 
-  static async open(dir: string, options: JournalOptions = {}): Promise<LoadedLog> {
+  static async open(dir: string, barrier: Barrier, options: JournalOptions = {}): Promise<LoadedLog> {
     await mkdir(dir, { recursive: true });
     const path = join(dir, LOG_FILE);
     await rm(`${path}.tmp`, { force: true }); // a compaction that did not finish
@@ -73,7 +83,15 @@ export class FileJournal implements Journal {
     const entries = new Map<string, JsonValue>();
     let index = 0;
     let snapshotSize = 0;
-    for (const payload of payloads) {
+    let clearRecords = 0;
+    for (const [n, stored] of payloads.entries()) {
+      let payload: Buffer | undefined = stored;
+      if (Barrier.isSealed(stored)) payload = barrier.open(stored);
+      else clearRecords++;
+      if (payload === undefined) {
+        // Intact (its checksum holds) yet not ours: never read as a torn tail and dropped.
+        throw new SealedLogError(`${path}: record ${n + 1} does not open with this cluster's storage key (cluster.json of another data directory?)`);
+      }
       const record = JSON.parse(payload.toString('utf8')) as { i?: number; s?: number; o: Array<[string, JsonValue | null]> };
       if (record.s !== undefined) snapshotSize += payload.length;
       const first = record.i ?? record.s ?? 0;
@@ -89,8 +107,8 @@ export class FileJournal implements Journal {
       await handle.sync();
     }
     if (created) await fsyncDir(dir);
-    const journal = new FileJournal(dir, handle, validLength, snapshotSize, options.compactAfterBytes ?? DEFAULT_COMPACTION_BYTES);
-    return { journal, index, entries, droppedBytes: data.length - validLength };
+    const journal = new FileJournal(dir, handle, validLength, snapshotSize, options.compactAfterBytes ?? DEFAULT_COMPACTION_BYTES, barrier);
+    return { journal, index, entries, droppedBytes: data.length - validLength, clearRecords };
   }
 
   /** The store hands over how to read its whole state, used by compaction and rewrite. */
@@ -100,7 +118,7 @@ export class FileJournal implements Journal {
 
   append(firstIndex: number, ops: StoreOp[]): Promise<void> {
     const payload = Buffer.from(JSON.stringify({ i: firstIndex, o: ops.map((op) => [op.key, op.value]) }), 'utf8');
-    return this.enqueue(encodeRecord(payload));
+    return this.enqueue(encodeRecord(this.barrier.seal(payload)));
   }
 
   rewrite(): Promise<void> {
@@ -170,7 +188,7 @@ export class FileJournal implements Journal {
     let parts: string[] = [];
     let chunkBytes = 0;
     const flushChunk = () => {
-      frames.push(encodeRecord(Buffer.from(`{"s":${state.index},"o":[${parts.join(',')}]}`, 'utf8')));
+      frames.push(encodeRecord(this.barrier.seal(Buffer.from(`{"s":${state.index},"o":[${parts.join(',')}]}`, 'utf8'))));
       parts = [];
       chunkBytes = 0;
     };

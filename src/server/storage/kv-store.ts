@@ -1,5 +1,6 @@
 import type { JsonValue } from '../util/json.js';
 import { compareBytes } from '../util/lists.js';
+import type { Barrier } from './barrier.js';
 import { FileJournal, type JournalOptions } from './file-journal.js';
 import { MemoryJournal, type Journal, type StoreOp, type StoreState } from './journal.js';
 
@@ -32,12 +33,14 @@ export class KvStore {
     this.writeIndex = initial?.index ?? 0;
   }
 
-  /** In memory only, or persisted under `dir` when given. */
-  static async open(dir?: string, options?: JournalOptions): Promise<{ store: KvStore; droppedBytes: number }> {
-    if (dir === undefined) return { store: new KvStore(new MemoryJournal()), droppedBytes: 0 };
-    const loaded = await FileJournal.open(dir, options);
+  /** In memory only, or persisted under `dir` when given, sealed by `barrier`. */
+  static async open(persist?: { dir: string; barrier: Barrier }, options?: JournalOptions): Promise<{ store: KvStore; droppedBytes: number }> {
+    if (persist === undefined) return { store: new KvStore(new MemoryJournal()), droppedBytes: 0 };
+    const loaded = await FileJournal.open(persist.dir, persist.barrier, options);
     const store = new KvStore(loaded.journal, loaded);
     loaded.journal.setStateProvider(() => store.state());
+    // A log an earlier version wrote in clear is replaced by a sealed one before anything else.
+    if (loaded.clearRecords > 0) await loaded.journal.rewrite();
     return { store, droppedBytes: loaded.droppedBytes };
   }
 

@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Barrier } from '../../../src/server/storage/barrier.js';
 import { KvStore, type StoreEvent } from '../../../src/server/storage/kv-store.js';
 import { decodeRecords, encodeRecord } from '../../../src/server/storage/record-codec.js';
 
@@ -11,7 +12,9 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const open = async (options?: { compactAfterBytes?: number }) => (await KvStore.open(dir, options)).store;
+const key = Barrier.newKey();
+const barrier = new Barrier(key);
+const open = async (options?: { compactAfterBytes?: number }) => (await KvStore.open({ dir, barrier }, options)).store;
 const logFile = () => join(dir, 'store.log');
 
 describe('KvStore in memory', () => {
@@ -117,10 +120,10 @@ describe('KvStore on disk', () => {
     const reopened = await open();
     expect(reopened.get('a')).toBe(1);
     await reopened.close();
-    const record = encodeRecord(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] })));
+    const record = encodeRecord(barrier.seal(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] }))));
     record[record.length - 1] ^= 0xff;
     await appendFile(logFile(), record);
-    const { store: again, droppedBytes } = await KvStore.open(dir);
+    const { store: again, droppedBytes } = await KvStore.open({ dir, barrier });
     expect(droppedBytes).toBe(record.length);
     expect(again.get('b')).toBeUndefined();
     await again.close();
@@ -131,7 +134,7 @@ describe('KvStore on disk', () => {
     for (let i = 0; i < 300; i++) await store.put(`key${i % 20}`, { i, pad: 'x'.repeat(50) });
     await store.close();
     expect((await stat(logFile())).size).toBeLessThan(3 * 4096);
-    const first = decodeRecords(await readFile(logFile())).payloads[0]!.toString();
+    const first = barrier.open(decodeRecords(await readFile(logFile())).payloads[0]!)!.toString();
     expect(JSON.parse(first).s).toBeGreaterThan(0); // the file starts with a snapshot
     const again = await open();
     expect(again.index).toBe(300);
@@ -163,5 +166,64 @@ describe('KvStore on disk', () => {
     const again = await open();
     expect(again.get('a')).toBe(1);
     await again.close();
+  });
+});
+
+describe('KvStore on disk is sealed', () => {
+  const CANARY = 'canary-bindpass-7f3e9a';
+
+  it('never holds a value in clear, through appends and compactions', async () => {
+    const store = await open({ compactAfterBytes: 2048 });
+    for (let i = 0; i < 100; i++) await store.put(`auth/ldap/config${i % 7}`, { bindpass: `${CANARY}-${i}`, url: 'ldaps://dir.example.com' });
+    await store.close();
+    const raw = await readFile(logFile());
+    expect(raw.includes(CANARY)).toBe(false);
+    expect(raw.includes('ldaps://')).toBe(false);
+    expect(raw.includes('auth/ldap')).toBe(false);
+    const again = await open();
+    expect(again.get('auth/ldap/config1')).toEqual({ bindpass: `${CANARY}-99`, url: 'ldaps://dir.example.com' });
+    await again.close();
+  });
+
+  it('refuses to start on a log sealed with another key, rather than dropping it as torn', async () => {
+    const store = await open();
+    await store.put('a', 1);
+    await store.close();
+    await expect(KvStore.open({ dir, barrier: new Barrier(Barrier.newKey()) })).rejects.toThrow(/record 1 does not open with this cluster's storage key/);
+  });
+
+  it('reads a log an earlier version wrote in clear, then rewrites it sealed', async () => {
+    const clear = [
+      encodeRecord(Buffer.from(JSON.stringify({ i: 1, o: [['a', { secret: CANARY }]] }))),
+      encodeRecord(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] }))),
+    ];
+    await writeFile(logFile(), Buffer.concat(clear));
+    const store = await open();
+    expect(store.entries()).toEqual([
+      ['a', { secret: CANARY }],
+      ['b', 2],
+    ]);
+    expect(store.index).toBe(2);
+    expect((await readFile(logFile())).includes(CANARY)).toBe(false);
+    await store.put('c', 3);
+    await store.close();
+    const again = await open();
+    expect(again.index).toBe(3);
+    expect(again.get('a')).toEqual({ secret: CANARY });
+    await again.close();
+  });
+});
+
+describe('Barrier', () => {
+  it('opens what it sealed, and nothing sealed with another key or altered', () => {
+    const sealed = barrier.seal(Buffer.from('hello'));
+    expect(barrier.open(sealed)!.toString()).toBe('hello');
+    expect(new Barrier(Barrier.newKey()).open(sealed)).toBeUndefined();
+    const altered = Buffer.from(sealed);
+    altered[altered.length - 20] ^= 1;
+    expect(barrier.open(altered)).toBeUndefined();
+    expect(barrier.open(Buffer.from('{"i":1}'))).toBeUndefined();
+    // A fresh nonce each time: the same text never seals to the same bytes.
+    expect(barrier.seal(Buffer.from('hello')).equals(sealed)).toBe(false);
   });
 });
