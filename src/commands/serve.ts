@@ -19,6 +19,8 @@ export interface ServeFlags {
   keyThreshold?: number;
   /** Writes each cluster's address, root token and key shares as JSON (mode 0600). */
   initOut?: string;
+  /** A file --init-out wrote: its key shares open snapshots those clusters sealed. */
+  restoreKeys?: string;
 }
 
 /** `lockstep serve`: runs the embedded server until SIGINT or SIGTERM. */
@@ -36,6 +38,7 @@ export function registerServe(program: Command): void {
       'start a cluster (the first, or the one named) from a snapshot file; replaces its --data state (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--restore-keys <file>', 'key shares that open snapshots other clusters sealed: a file --init-out wrote')
     .option(
       '--kms-library <name=path>',
       'a kms_library stanza: PKCS#11 library that pkcs11 managed keys name by NAME (repeatable)',
@@ -53,7 +56,7 @@ export function registerServe(program: Command): void {
 
 /** Starts the clusters and prints, for each, its name, base URL and root token. */
 export async function startServing(flags: ServeFlags, print: (line: string) => void): Promise<RunningServer> {
-  const { parseRestoreSpecs, startServer } = await import('../server/index.js');
+  const { parseRestoreSpecs, readInitOutKeyShares, startServer } = await import('../server/index.js');
   const options: ServerOptions = {
     clusters: flags.clusters,
     port: flags.port,
@@ -62,6 +65,7 @@ export async function startServing(flags: ServeFlags, print: (line: string) => v
     rootToken: flags.token,
     log: (line) => process.stderr.write(line + '\n'),
     restore: flags.restore?.length ? parseRestoreSpecs(flags.restore, flags.clusters) : undefined,
+    restoreKeys: flags.restoreKeys === undefined ? undefined : await readInitOutKeyShares(flags.restoreKeys),
     kmsLibraries: flags.kmsLibrary,
     keyShares: flags.keyShares,
     keyThreshold: flags.keyThreshold,

@@ -19,6 +19,16 @@ export interface ClusterIdentity extends KeyMaterial {
 
 const IDENTITY_FILE = 'cluster.json';
 
+/** The identity stored under `dir`, if any; creates nothing. */
+export async function readStoredIdentity(dir: string): Promise<ClusterIdentity | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, IDENTITY_FILE), 'utf8')) as ClusterIdentity;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return undefined;
+  }
+}
+
 export function newRootToken(): string {
   return `hvs.${randomBase62(24)}`;
 }
@@ -42,12 +52,7 @@ export async function loadIdentity(
   });
   if (dir === undefined) return { ...fresh(), created: true };
   const file = join(dir, IDENTITY_FILE);
-  let identity: ClusterIdentity | undefined;
-  try {
-    identity = JSON.parse(await readFile(file, 'utf8')) as ClusterIdentity;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  const identity = await readStoredIdentity(dir);
   const hasKey = identity?.root_key !== undefined;
   const hasStorageKey = typeof identity?.storage_key === 'string';
   if (identity && hasKey && hasStorageKey && (rootToken === undefined || rootToken === identity.root_token)) return { ...identity, created: false };

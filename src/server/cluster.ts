@@ -13,6 +13,7 @@ import type { ClusterServices } from './services.js';
 import type { DecodedSnapshot } from './snapshots/format.js';
 import { restoreInto } from './snapshots/restore.js';
 import { SnapshotScheduler } from './snapshots/scheduler.js';
+import { snapshotKeyOf, type SnapshotKey } from './snapshots/snapshot-key.js';
 import { Barrier } from './storage/barrier.js';
 import { lockDir, type DirLock } from './storage/dir-lock.js';
 import { KvStore } from './storage/kv-store.js';
@@ -99,6 +100,15 @@ export class Cluster implements ClusterServices {
       throw err;
     }
   }
+
+  /** Snapshots are sealed with the root key of the data held: the cluster's own, or its DR set's. */
+  snapshotKey(): SnapshotKey {
+    if (!this.dr) throw new Error('cluster not started');
+    const rootKey = this.dr.dataKeys.root_key;
+    if (this.#snapshotKey?.rootKey !== rootKey) this.#snapshotKey = { rootKey, key: snapshotKeyOf(rootKey) };
+    return this.#snapshotKey.key;
+  }
+  #snapshotKey: { rootKey: string; key: SnapshotKey } | undefined;
 
   /** Requests received so far (benchmarks count requests per resource with it). */
   requestsServed = 0;

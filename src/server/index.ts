@@ -10,12 +10,16 @@ import { Cluster } from './cluster.js';
 import { FaultInjector, type FaultRule } from './faults.js';
 import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import { resolveKeyBackendOptions } from './managed-keys/options.js';
-import { loadRestores, type RestoreOption } from './snapshots/restore.js';
+import { loadRestores, openRestore, type RestoreOption } from './snapshots/restore.js';
+import type { DecodedSnapshot } from './snapshots/format.js';
+import { heldRootKeys } from './snapshots/held-keys.js';
+import { snapshotKeyFromShares, snapshotKeyOf } from './snapshots/snapshot-key.js';
 import { writeInitOut } from './replication/init-out.js';
 import { defaultedKeySplit, keySplitProblem } from './replication/root-key.js';
 
 export type { FaultRule } from './faults.js';
 export { parseRestoreSpecs, type RestoreOption } from './snapshots/restore.js';
+export { readInitOutKeyShares } from './replication/init-out.js';
 
 export interface ServerOptions {
   /** Cluster names (default ['default']). */
@@ -35,6 +39,12 @@ export interface ServerOptions {
    * verified before any cluster starts; its state replaces the cluster's (also under dataDir).
    */
   restore?: RestoreOption;
+  /**
+   * Key shares (hex or base64) that open snapshots sealed by other clusters: one list per root
+   * key (`serve --restore-keys FILE` reads them from a file --init-out wrote). A cluster's own
+   * root key and its DR set's are always at hand.
+   */
+  restoreKeys?: string[][];
   /** kms_library stanzas, NAME → PATH (`serve --kms-library NAME=PATH`), for pkcs11 managed keys. */
   kmsLibraries?: Record<string, string>;
   /**
@@ -92,6 +102,28 @@ export interface RunningServer {
 
 const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
+/**
+ * Opens every snapshot to restore before any cluster starts, with the keys at hand for its
+ * cluster: the given key shares, and the root keys its data directory already holds.
+ */
+async function openRestores(
+  loaded: Awaited<ReturnType<typeof loadRestores>>,
+  restoreKeys: readonly string[][],
+  dataDir: string | undefined,
+): Promise<Map<string, DecodedSnapshot>> {
+  const given = restoreKeys.map((shares, i) => {
+    const key = snapshotKeyFromShares(shares);
+    if (!key) throw new Error(`restore key set ${i + 1} holds a share that is not hex or base64, or shares that do not combine`);
+    return key;
+  });
+  const opened = new Map<string, DecodedSnapshot>();
+  for (const [name, restore] of loaded) {
+    const held = await heldRootKeys(dataDir === undefined ? undefined : join(dataDir, name));
+    opened.set(name, openRestore(restore, [...given, ...held.map(snapshotKeyOf)]));
+  }
+  return opened;
+}
+
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const names = opts.clusters ?? ['default'];
   checkNames(names);
@@ -99,7 +131,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const firstPort = opts.port ?? 0;
   const log = opts.log ?? (() => undefined);
   const faults = new FaultInjector();
-  const restores = await loadRestores(opts.restore, names);
+  const restores = await openRestores(await loadRestores(opts.restore, names), opts.restoreKeys ?? [], opts.dataDir);
   const keyBackends = resolveKeyBackendOptions(opts);
   const keySplit = defaultedKeySplit(opts.keyShares, opts.keyThreshold);
   const splitProblem = keySplitProblem(keySplit);

@@ -167,7 +167,10 @@ describe('a local policy', () => {
       const names = await localLister(path.join(dir, 'snaps'))();
       return names.length > 0 ? names.slice(-1) : undefined;
     }, 'a snapshot');
-    const served = await startServe(['--token', 'restored-root', '--restore', path.join(dir, 'snaps', newest!)]);
+    // The snapshot is sealed with the source cluster's root key: the new server gets its shares.
+    const keys = path.join(dir, 'init.json');
+    await writeFile(keys, JSON.stringify({ clusters: { default: { key_shares: cluster.server.clusters[0]!.keyShares, key_threshold: 1 } } }));
+    const served = await startServe(['--token', 'restored-root', '--restore', path.join(dir, 'snaps', newest!), '--restore-keys', keys]);
     try {
       await expectNoChanges((args) => runCli(args, { env: { SERVICE_ADDR: served.baseUrl, SERVICE_TOKEN: 'restored-root' } }), m);
     } finally {

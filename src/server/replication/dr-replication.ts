@@ -62,6 +62,11 @@ export class DrReplication {
     return new DrReplication(deps, (await saved.load()) ?? initialState(ownKeys), saved);
   }
 
+  /** The root key of the data this cluster holds: its own, or its DR set's once it joined one. */
+  get dataKeys(): RootKeyRef {
+    return this.state.keys;
+  }
+
   /** Once the cluster listens: a secondary resumes streaming from its primary. */
   start(): void {
     const s = this.state;

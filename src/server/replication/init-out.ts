@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../storage/atomic-file.js';
 
 export interface InitRecord {
@@ -19,4 +20,23 @@ export async function writeInitOut(file: string, clusters: readonly InitRecord[]
     ),
   };
   await writeFileAtomic(file, JSON.stringify(content, null, 2) + '\n', 0o600);
+}
+
+/**
+ * The key shares of every cluster in a file `--init-out` wrote, one list per cluster: what
+ * `serve --restore-keys FILE` opens snapshots of those clusters with. Errors never quote the file.
+ */
+export async function readInitOutKeyShares(file: string): Promise<string[][]> {
+  let content: unknown;
+  try {
+    content = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(`cannot read --restore-keys ${file}: ${code === 'ENOENT' ? 'no such file' : code ? code : 'not JSON'}`);
+  }
+  const clusters = (content as { clusters?: unknown } | null)?.clusters;
+  const lists = clusters && typeof clusters === 'object' ? Object.values(clusters as Record<string, { key_shares?: unknown }>).map((c) => c?.key_shares) : [];
+  const valid = lists.filter((l): l is string[] => Array.isArray(l) && l.length > 0 && l.every((s) => typeof s === 'string'));
+  if (valid.length === 0) throw new Error(`cannot read --restore-keys ${file}: no "clusters.<name>.key_shares" lists (expected a file written by --init-out)`);
+  return valid;
 }

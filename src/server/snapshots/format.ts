@@ -1,26 +1,28 @@
 /**
- * The snapshot file format of the embedded server (`*.snap`). Text, one JSON value per line, so
- * a snapshot can be inspected with ordinary tools (it holds every secret of the cluster in
- * clear, like the `--data` directory does: keep it private):
+ * The snapshot file format of the embedded server (`*.snap`). Text lines; the cluster's data is
+ * sealed (AES-256-GCM, with a key derived from the root key of the data: snapshot-key.ts), so a
+ * snapshot in a bucket or a directory holds no secret in clear:
  *
  *   LOCKSTEP-SNAPSHOT                                 magic line
- *   {"format":1,"cluster_name":"east","cluster_id":"…","index":42,"entries":3,
- *    "created_at":"2024-05-01T10:00:00.000Z"}        header (one line)
- *   ["core/auth",[…]]                                 one [key, value] per line, sorted by key
- *   …                                                 (exactly `entries` lines)
+ *   {"format":2,"cluster_name":"east","cluster_id":"…","index":42,"entries":3,
+ *    "created_at":"2024-05-01T10:00:00.000Z","key_id":"…"}   header (one line, in clear)
+ *   <base64 of the sealed entries>                    one line; opened, it is one [key, value]
+ *                                                     JSON per line, sorted by key
  *   sha256:<64 hex digits>                            trailer: SHA-256 of every byte before it
  *
- * Every line ends with "\n". JSON.stringify escapes newlines inside strings, so a value never
- * spans lines. The state is the whole key/value store at one write index (`index`), which is
- * what a restore puts back.
+ * Format 1 (written by earlier versions) had the entry lines in clear instead of the sealed
+ * line; it is still read. The state is the whole key/value store at one write index (`index`),
+ * which is what a restore puts back.
  */
 import { createHash } from 'node:crypto';
 import type { StoreState } from '../storage/journal.js';
 import type { JsonValue } from '../util/json.js';
 import { compareBytes } from '../util/lists.js';
+import type { SnapshotKey } from './snapshot-key.js';
 
 export const SNAPSHOT_MAGIC = 'LOCKSTEP-SNAPSHOT';
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
+const CLEAR_FORMAT_VERSION = 1;
 
 export interface SnapshotHeader {
   format: number;
@@ -28,10 +30,12 @@ export interface SnapshotHeader {
   cluster_id: string;
   /** The store's write index the entries are the state at. */
   index: number;
-  /** Number of entry lines. */
+  /** Number of entries. */
   entries: number;
   /** RFC 3339. */
   created_at: string;
+  /** Which key sealed the entries (format 2). */
+  key_id?: string;
 }
 
 export interface DecodedSnapshot {
@@ -39,12 +43,24 @@ export interface DecodedSnapshot {
   entries: Array<[string, JsonValue]>;
 }
 
+/** A file whose envelope (magic, checksum, header) is intact; its entries not yet opened. */
+export interface SnapshotFile {
+  header: SnapshotHeader;
+  /** Format 2: the sealed entries; format 1: the entry lines in clear. */
+  body: { sealed: Buffer } | { lines: string[] };
+}
+
 /** A file that is not a complete, intact snapshot of this format. */
 export class SnapshotFormatError extends Error {
   override readonly name = 'SnapshotFormatError';
 }
 
-export function encodeSnapshot(state: StoreState, cluster: { name: string; id: string }, createdAt: Date): Buffer {
+/** An intact snapshot sealed with a key none of those at hand matches. */
+export class SnapshotKeyError extends Error {
+  override readonly name = 'SnapshotKeyError';
+}
+
+export function encodeSnapshot(state: StoreState, cluster: { name: string; id: string }, createdAt: Date, key: SnapshotKey): Buffer {
   const entries = [...state.entries].sort((a, b) => compareBytes(a[0], b[0]));
   const header: SnapshotHeader = {
     format: SNAPSHOT_FORMAT_VERSION,
@@ -53,15 +69,16 @@ export function encodeSnapshot(state: StoreState, cluster: { name: string; id: s
     index: state.index,
     entries: entries.length,
     created_at: createdAt.toISOString(),
+    key_id: key.id,
   };
-  const lines = [SNAPSHOT_MAGIC, JSON.stringify(header), ...entries.map((entry) => JSON.stringify(entry))];
-  const body = Buffer.from(lines.join('\n') + '\n', 'utf8');
+  const sealed = key.barrier.seal(Buffer.from(entries.map((entry) => JSON.stringify(entry) + '\n').join(''), 'utf8'));
+  const body = Buffer.from([SNAPSHOT_MAGIC, JSON.stringify(header), sealed.toString('base64')].join('\n') + '\n', 'utf8');
   const trailer = Buffer.from(`sha256:${sha256Hex(body)}\n`, 'utf8');
   return Buffer.concat([body, trailer]);
 }
 
-/** Checks the magic, the checksum, the header and every entry; throws SnapshotFormatError. */
-export function decodeSnapshot(data: Buffer): DecodedSnapshot {
+/** Checks the magic, the checksum and the header; throws SnapshotFormatError. */
+export function readSnapshotEnvelope(data: Buffer): SnapshotFile {
   const magic = Buffer.from(SNAPSHOT_MAGIC + '\n', 'utf8');
   if (data.length < magic.length || !data.subarray(0, magic.length).equals(magic)) {
     throw new SnapshotFormatError('not a lockstep snapshot (the file does not start with LOCKSTEP-SNAPSHOT)');
@@ -72,12 +89,39 @@ export function decodeSnapshot(data: Buffer): DecodedSnapshot {
   const lines = body.toString('utf8').split('\n');
   lines.pop(); // the body ends with "\n"
   const header = parseHeader(lines[1]);
-  const entryLines = lines.slice(2);
-  if (entryLines.length !== header.entries) {
-    throw new SnapshotFormatError(`the header announces ${header.entries} entries but the file holds ${entryLines.length}`);
+  const rest = lines.slice(2);
+  if (header.format === CLEAR_FORMAT_VERSION) return { header, body: { lines: rest } };
+  if (rest.length !== 1 || !/^[A-Za-z0-9+/]+={0,2}$/.test(rest[0]!)) throw new SnapshotFormatError('the sealed entries are not one base64 line');
+  return { header, body: { sealed: Buffer.from(rest[0]!, 'base64') } };
+}
+
+/**
+ * Opens a snapshot's entries with whichever of `keys` sealed them (a format 1 file needs none),
+ * and checks every entry. Throws SnapshotFormatError, or SnapshotKeyError for an unknown key.
+ */
+export function openSnapshot(file: SnapshotFile, keys: readonly SnapshotKey[]): DecodedSnapshot {
+  const { header, body } = file;
+  let lines: string[];
+  if ('lines' in body) {
+    lines = body.lines;
+  } else {
+    const key = keys.find((k) => k.id === header.key_id);
+    if (!key) {
+      throw new SnapshotKeyError(
+        `it was sealed with the root key of cluster ${JSON.stringify(header.cluster_name)} (key id ${header.key_id}), which this cluster does not hold: ` +
+          'restore it into a cluster of the same data directory or DR set, or give that cluster\'s key shares (--restore-keys, the file --init-out wrote)',
+      );
+    }
+    const plain = key.barrier.open(body.sealed);
+    if (!plain) throw new SnapshotFormatError('the sealed entries do not open with their key: the file is corrupt');
+    lines = plain.toString('utf8').split('\n');
+    lines.pop();
+  }
+  if (lines.length !== header.entries) {
+    throw new SnapshotFormatError(`the header announces ${header.entries} entries but the file holds ${lines.length}`);
   }
   const seen = new Set<string>();
-  const entries = entryLines.map((line, i): [string, JsonValue] => {
+  const entries = lines.map((line, i): [string, JsonValue] => {
     const entry = parseJson(line, `entry ${i + 1}`);
     if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || entry[1] === null) {
       throw new SnapshotFormatError(`entry ${i + 1} is not a [key, value] pair`);
@@ -87,6 +131,11 @@ export function decodeSnapshot(data: Buffer): DecodedSnapshot {
     return [entry[0], entry[1] as JsonValue];
   });
   return { header, entries };
+}
+
+/** The envelope, then the entries: what a reader holding the keys does in one call. */
+export function decodeSnapshot(data: Buffer, keys: readonly SnapshotKey[]): DecodedSnapshot {
+  return openSnapshot(readSnapshotEnvelope(data), keys);
 }
 
 function splitTrailer(data: Buffer): { body: Buffer; digest: string } {
@@ -103,9 +152,10 @@ function splitTrailer(data: Buffer): { body: Buffer; digest: string } {
 function parseHeader(line: string | undefined): SnapshotHeader {
   const h = parseJson(line ?? '', 'the header') as Partial<SnapshotHeader> | null;
   if (h === null || typeof h !== 'object' || Array.isArray(h)) throw new SnapshotFormatError('the header is not a JSON object');
-  if (h.format !== SNAPSHOT_FORMAT_VERSION) {
-    throw new SnapshotFormatError(`unsupported snapshot format ${JSON.stringify(h.format)} (this server reads format ${SNAPSHOT_FORMAT_VERSION})`);
+  if (h.format !== SNAPSHOT_FORMAT_VERSION && h.format !== CLEAR_FORMAT_VERSION) {
+    throw new SnapshotFormatError(`unsupported snapshot format ${JSON.stringify(h.format)} (this server reads formats ${CLEAR_FORMAT_VERSION} and ${SNAPSHOT_FORMAT_VERSION})`);
   }
+  if (h.format === SNAPSHOT_FORMAT_VERSION && (typeof h.key_id !== 'string' || h.key_id === '')) throw new SnapshotFormatError('the header lacks key_id');
   const nonNegativeInt = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   if (!nonNegativeInt(h.index) || !nonNegativeInt(h.entries)) throw new SnapshotFormatError('the header lacks a valid index or entry count');
   if (typeof h.cluster_name !== 'string' || typeof h.cluster_id !== 'string' || typeof h.created_at !== 'string') {

@@ -1,8 +1,10 @@
 /**
  * Starting a cluster from a snapshot (`serve --restore [NAME=]FILE`, `startServer({ restore })`).
  *
- * - A file is read and verified (magic, checksum, header, entries) before any cluster starts:
- *   a missing or corrupt file is an error and nothing starts.
+ * - A file is read and verified (magic, checksum, header, then its entries opened with a key at
+ *   hand: the root key of the cluster's data directory or DR set, or key shares given with
+ *   `--restore-keys`) before any cluster starts: a missing, corrupt or unopenable file is an
+ *   error and nothing starts.
  * - The cluster's store is replaced by exactly the snapshot's entries (with --data, the data
  *   directory's previous state is replaced, durably, on every start given --restore).
  * - The cluster keeps its own identity (cluster id, root token: from --data, --token or new);
@@ -13,7 +15,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { KvStore } from '../storage/kv-store.js';
-import { decodeSnapshot, SnapshotFormatError, type DecodedSnapshot } from './format.js';
+import { openSnapshot, readSnapshotEnvelope, SnapshotFormatError, SnapshotKeyError, type DecodedSnapshot, type SnapshotFile } from './format.js';
+import type { SnapshotKey } from './snapshot-key.js';
 
 /** A file for the first cluster, or files by cluster name. */
 export type RestoreOption = string | Readonly<Record<string, string>>;
@@ -35,21 +38,31 @@ export function parseRestoreSpecs(specs: readonly string[], clusters: readonly s
   return targets;
 }
 
-/** Reads and verifies every snapshot to restore, by cluster name. */
-export async function loadRestores(option: RestoreOption | undefined, clusters: readonly string[]): Promise<Map<string, DecodedSnapshot>> {
-  const loaded = new Map<string, DecodedSnapshot>();
+/** Reads every snapshot to restore, by cluster name, and verifies its envelope. */
+export async function loadRestores(option: RestoreOption | undefined, clusters: readonly string[]): Promise<Map<string, { file: string; snapshot: SnapshotFile }>> {
+  const loaded = new Map<string, { file: string; snapshot: SnapshotFile }>();
   if (option === undefined) return loaded;
   const targets = typeof option === 'string' ? { [clusters[0]!]: option } : option;
   for (const [cluster, file] of Object.entries(targets)) {
     if (!clusters.includes(cluster)) {
       throw new Error(`cannot restore into cluster "${cluster}": no such cluster (clusters: ${clusters.join(', ')})`);
     }
-    loaded.set(cluster, await readSnapshotFile(file));
+    loaded.set(cluster, { file, snapshot: await readSnapshotFile(file) });
   }
   return loaded;
 }
 
-export async function readSnapshotFile(file: string): Promise<DecodedSnapshot> {
+/** Opens a snapshot read by loadRestores with the keys at hand for its cluster; errors name the file. */
+export function openRestore(restore: { file: string; snapshot: SnapshotFile }, keys: readonly SnapshotKey[]): DecodedSnapshot {
+  try {
+    return openSnapshot(restore.snapshot, keys);
+  } catch (err) {
+    if (err instanceof SnapshotFormatError || err instanceof SnapshotKeyError) throw new Error(`cannot restore snapshot ${restore.file}: ${err.message}`);
+    throw err;
+  }
+}
+
+export async function readSnapshotFile(file: string): Promise<SnapshotFile> {
   let data: Buffer;
   try {
     data = await readFile(file);
@@ -58,7 +71,7 @@ export async function readSnapshotFile(file: string): Promise<DecodedSnapshot> {
     throw new Error(`cannot read snapshot ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'read failed')}`);
   }
   try {
-    return decodeSnapshot(data);
+    return readSnapshotEnvelope(data);
   } catch (err) {
     if (err instanceof SnapshotFormatError) throw new Error(`cannot restore snapshot ${file}: ${err.message}`);
     throw err;

@@ -13,6 +13,7 @@ import { runAttempt, type OpenStore } from './attempt.js';
 import type { SnapshotConfig } from './config.js';
 import { CONFIG_PREFIX, storedConfig, storedConfigs } from './config-store.js';
 import { encodeSnapshot } from './format.js';
+import type { SnapshotKey } from './snapshot-key.js';
 import { attemptFinished, attemptStarted, INITIAL_STATUS, scheduled, statusView, type SnapshotStatus } from './status.js';
 
 /** What the scheduler needs of its cluster. */
@@ -21,6 +22,8 @@ export interface SnapshotSource {
   readonly id: string;
   readonly store: KvStore;
   readonly log: (line: string) => void;
+  /** The key snapshots are sealed with now (from the root key of the data the cluster holds). */
+  snapshotKey(): SnapshotKey;
 }
 
 export interface SchedulerOptions {
@@ -162,7 +165,7 @@ export class SnapshotScheduler {
     const config = schedule.config;
     const startedAt = this.now();
     // Taken synchronously: every entry at one write index.
-    const snapshot = encodeSnapshot(this.source.store.state(), this.source, startedAt);
+    const snapshot = encodeSnapshot(this.source.store.state(), this.source, startedAt, this.source.snapshotKey());
     const outcome = await runAttempt({
       config,
       snapshot,

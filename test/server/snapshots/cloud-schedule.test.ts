@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openObjectStore, snapshotListPrefix, snapshotObjects, type SnapshotStorageConfig } from '../../../src/adapters/storage/index.js';
 import { decodeSnapshot } from '../../../src/server/snapshots/format.js';
+import { snapshotKeyFromShares } from '../../../src/server/snapshots/snapshot-key.js';
 import { startFakeGcs, type FakeGcs } from '../../fakes/gcs/server.js';
 import { fakeServiceAccountKey } from '../../fakes/gcs/service-account.js';
 import { AZURITE_KEY, startAzurite, type Azurite } from '../../support/azurite.js';
@@ -97,7 +98,7 @@ describe.each(Object.entries(cases))('%s snapshots', (_label, c) => {
       const store = openObjectStore(good);
       const objects = snapshotObjects(await store.list(snapshotListPrefix(good.path_prefix, 'vault-snapshot')), 'vault-snapshot', good.path_prefix);
       expect(objects.map((o) => store.urlOf(o.name))).toEqual(written.slice(-2));
-      const newest = decodeSnapshot(await store.get(objects[1]!.name));
+      const newest = decodeSnapshot(await store.get(objects[1]!.name), [snapshotKeyFromShares(server.clusters[0]!.keyShares)!]);
       expect(newest.entries.map(([k]) => k)).toContain('core/snapshot-auto/config/cloud');
 
       expectNoCanary('a response', responses, CANARIES);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeSnapshot } from '../../../src/server/snapshots/format.js';
+import { snapshotKeyFromShares } from '../../../src/server/snapshots/snapshot-key.js';
 import { apiClient, enableLdap, startTestServer } from '../helpers.js';
 import { CONFIG, sleep, STATUS, waitFor, writtenUrls } from './support.js';
 
@@ -55,7 +56,7 @@ describe('local snapshots', () => {
       expect((await stat(join(dir, files[1]!))).mode & 0o777).toBe(0o600);
 
       // The newest is a full, consistent snapshot of the cluster's store.
-      const snapshot = decodeSnapshot(await readFile(join(dir, files[1]!)));
+      const snapshot = decodeSnapshot(await readFile(join(dir, files[1]!)), [snapshotKeyFromShares(server.clusters[0]!.keyShares)!]);
       expect(snapshot.header.cluster_name).toBe('default');
       const keys = snapshot.entries.map(([k]) => k);
       expect(keys).toContain('core/snapshot-auto/config/every-second');

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/index.js';
-import { decodeSnapshot } from '../../../src/server/snapshots/format.js';
+import { decodeSnapshot, encodeSnapshot } from '../../../src/server/snapshots/format.js';
+import { snapshotKeyFromShares, type SnapshotKey } from '../../../src/server/snapshots/snapshot-key.js';
 import { apiClient, enableLdap, startTestServer, type ApiClient } from '../helpers.js';
 import { CONFIG, STATUS, waitFor } from './support.js';
 
@@ -18,6 +19,11 @@ let dir: string;
 let snapshotFile: string;
 let original: Awaited<ReturnType<typeof capture>>;
 let mintedToken: string;
+/** The key shares of the cluster that took the snapshot, and the key they give. */
+let sourceShares: string[];
+let sourceKey: SnapshotKey;
+const BINDPASS = 'canary-snapshot-bindpass-91c2';
+const keyOf = (server: { clusters: Array<{ keyShares: string[] }> }) => snapshotKeyFromShares(server.clusters[0]!.keyShares)!;
 
 /** Everything a client can read of the state this test sets up. */
 async function capture(api: ApiClient) {
@@ -44,9 +50,11 @@ beforeAll(async () => {
   const server = await startTestServer();
   try {
     const api = apiClient(server.clusters[0]!);
+    sourceShares = server.clusters[0]!.keyShares;
+    sourceKey = keyOf(server);
     await enableLdap(api);
     await enableLdap(api, 'corp');
-    await api.post('auth/ldap/config', { url: 'ldaps://dir.example.com', binddn: 'cn=svc,dc=example', bindpass: 'pw', userdn: 'ou=people', token_policies: 'base', token_ttl: '1h' });
+    await api.post('auth/ldap/config', { url: 'ldaps://dir.example.com', binddn: 'cn=svc,dc=example', bindpass: BINDPASS, userdn: 'ou=people', token_policies: 'base', token_ttl: '1h' });
     await api.post('auth/corp/config', { url: 'ldap://corp.example.com', case_sensitive_names: true });
     await api.post('auth/ldap/groups/admins', { policies: 'admin,ops' });
     await api.post('auth/ldap/groups/dev', { policies: 'dev' });
@@ -69,8 +77,15 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('restore from a snapshot', () => {
+  it('holds no secret and no name in clear: the entries are sealed', async () => {
+    const data = await readFile(snapshotFile);
+    for (const text of [BINDPASS, 'alice', 'admins', 'dir.example.com', 'auth/ldap']) expect(data.includes(text), text).toBe(false);
+    const opened = decodeSnapshot(data, [sourceKey]);
+    expect(JSON.stringify(opened.entries)).toContain(BINDPASS);
+  });
+
   it('answers exactly as the snapshotted cluster, store entry by entry', async () => {
-    const server = await startTestServer({ restore: snapshotFile });
+    const server = await startTestServer({ restore: snapshotFile, restoreKeys: [sourceShares] });
     try {
       const api = apiClient(server.clusters[0]!);
       expect(await capture(api)).toEqual(original);
@@ -81,10 +96,11 @@ describe('restore from a snapshot', () => {
       expect(self.status).toBe(200);
       expect(self.body.data.policies).toEqual(['default', 'reader']);
       // The restored schedule runs: its next snapshot holds exactly the restored entries.
-      const restored = decodeSnapshot(await readFile(snapshotFile));
+      const restored = decodeSnapshot(await readFile(snapshotFile), [sourceKey]);
       const before = new Set(await readdir(dir));
       const next = await waitFor('a snapshot of the restored cluster', async () => (await readdir(dir)).find((f) => f.endsWith('.snap') && !before.has(f)));
-      const again = decodeSnapshot(await readFile(join(dir, next)));
+      // Sealed with the restored cluster's own root key: it keeps its own identity.
+      const again = decodeSnapshot(await readFile(join(dir, next)), [keyOf(server)]);
       expect(again.entries).toEqual(restored.entries);
       expect(again.header.index).toBeGreaterThanOrEqual(restored.header.index);
       expect((await api.get(`${STATUS}/nightly`)).body.data.last_snapshot_error).toBe('');
@@ -94,8 +110,8 @@ describe('restore from a snapshot', () => {
   });
 
   it('keeps the cluster its own identity', async () => {
-    const restored = decodeSnapshot(await readFile(snapshotFile));
-    const server = await startTestServer({ restore: snapshotFile, rootToken: 'restored-root' });
+    const restored = decodeSnapshot(await readFile(snapshotFile), [sourceKey]);
+    const server = await startTestServer({ restore: snapshotFile, restoreKeys: [sourceShares], rootToken: 'restored-root' });
     try {
       const health = (await apiClient(server.clusters[0]!).get('sys/health')).body;
       expect(health.cluster_id).not.toBe(restored.header.cluster_id);
@@ -118,9 +134,34 @@ describe('restore from a snapshot', () => {
     for (const [name, content, message] of cases) {
       const file = join(dir, name);
       if (content) await writeFile(file, content);
-      await expect(startServer({ port: 0, restore: file })).rejects.toThrow(message);
+      await expect(startServer({ port: 0, restore: file, restoreKeys: [sourceShares] })).rejects.toThrow(message);
     }
     await expect(startServer({ port: 0, restore: { nowhere: snapshotFile } })).rejects.toThrow(/cannot restore into cluster "nowhere": no such cluster/);
+  });
+
+  it('refuses a snapshot sealed by another cluster without its key shares, naming what is needed', async () => {
+    const needsKeys = /cannot restore snapshot .*restore-me\.snap: it was sealed with the root key of cluster "default" \(key id [0-9a-f]{16}\), which this cluster does not hold: .*--restore-keys/;
+    await expect(startServer({ port: 0, restore: snapshotFile })).rejects.toThrow(needsKeys);
+    const other = await startServer({ port: 0 });
+    const otherShares = other.clusters[0]!.keyShares;
+    await other.close();
+    await expect(startServer({ port: 0, restore: snapshotFile, restoreKeys: [otherShares] })).rejects.toThrow(needsKeys);
+    await expect(startServer({ port: 0, restore: snapshotFile, restoreKeys: [['not a share!']] })).rejects.toThrow(/restore key set 1 holds a share that is not hex or base64/);
+  });
+
+  it("opens a snapshot of the cluster's own data directory without being given keys", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lockstep-restore-own-'));
+    try {
+      const first = await startServer({ port: 0, dataDir });
+      const ownKey = keyOf(first);
+      await first.close();
+      const file = join(dir, 'own.snap');
+      await writeFile(file, encodeSnapshot({ index: 7, entries: [['core/marker', { from: 'own' }]] }, { name: 'default', id: 'x' }, new Date(), ownKey));
+      const restored = await startServer({ port: 0, dataDir, restore: file });
+      await restored.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('replaces the state of a data directory, durably; a refused restore leaves it untouched', async () => {
@@ -134,12 +175,12 @@ describe('restore from a snapshot', () => {
 
       const corrupt = join(dir, 'corrupt-for-data.snap');
       await writeFile(corrupt, Buffer.concat([await readFile(snapshotFile), Buffer.from('x')]));
-      await expect(startServer({ port: 0, dataDir, restore: corrupt })).rejects.toThrow(/cannot restore snapshot/);
+      await expect(startServer({ port: 0, dataDir, restore: corrupt, restoreKeys: [sourceShares] })).rejects.toThrow(/cannot restore snapshot/);
       const untouched = await startServer({ port: 0, dataDir });
       expect((await apiClient(untouched.clusters[0]!).get('auth/ldap/groups/other')).status).toBe(200);
       await untouched.close();
 
-      const restored = await startServer({ port: 0, dataDir, restore: snapshotFile });
+      const restored = await startServer({ port: 0, dataDir, restore: snapshotFile, restoreKeys: [sourceShares] });
       expect((await apiClient(restored.clusters[0]!).get('auth/ldap/groups/other')).status).toBe(404);
       await restored.close();
 
@@ -157,7 +198,7 @@ describe('restore from a snapshot', () => {
   });
 
   it('restores into the cluster named, the others start empty', async () => {
-    const server = await startServer({ port: 0, clusters: ['east', 'west'], restore: { west: snapshotFile } });
+    const server = await startServer({ port: 0, clusters: ['east', 'west'], restore: { west: snapshotFile }, restoreKeys: [sourceShares] });
     try {
       const [east, west] = server.clusters.map((c) => apiClient(c));
       expect(await capture(west!)).toEqual(original);

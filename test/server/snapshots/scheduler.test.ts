@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ObjectInfo, ObjectStore } from '../../../src/adapters/storage/index.js';
 import { configKey } from '../../../src/server/snapshots/config-store.js';
 import { decodeSnapshot } from '../../../src/server/snapshots/format.js';
+import { snapshotKeyOf } from '../../../src/server/snapshots/snapshot-key.js';
 import { SnapshotScheduler } from '../../../src/server/snapshots/scheduler.js';
 import { KvStore } from '../../../src/server/storage/kv-store.js';
 
@@ -62,11 +63,14 @@ const s3Config = (over: object = {}) => ({
   ...over,
 });
 
+/** Any root key will do: the scheduler seals with what its cluster gives it. */
+const KEY = snapshotKeyOf('ab'.repeat(32));
+
 async function setup() {
   const { store } = await KvStore.open();
   const objects = new MemoryObjects();
   const logs: string[] = [];
-  const scheduler = new SnapshotScheduler({ name: 'c1', id: 'id-1', store, log: (l) => logs.push(l) }, { open: () => objects });
+  const scheduler = new SnapshotScheduler({ name: 'c1', id: 'id-1', store, log: (l) => logs.push(l), snapshotKey: () => KEY }, { open: () => objects });
   scheduler.start();
   return { store, objects, logs, scheduler };
 }
@@ -117,7 +121,7 @@ describe('snapshot scheduler', () => {
     const index = store.index;
     await vi.advanceTimersByTimeAsync(1000);
     const [, data] = [...objects.objects][0]!;
-    const snapshot = decodeSnapshot(data);
+    const snapshot = decodeSnapshot(data, [KEY]);
     expect(snapshot.header).toMatchObject({ cluster_name: 'c1', cluster_id: 'id-1', index, entries: store.size });
     expect(new Map(snapshot.entries)).toEqual(new Map(store.entries()));
   });

@@ -16,6 +16,7 @@ import { CONFIG, waitFor } from './support.js';
 let build: { dir: string; serveScript: string };
 let dir: string;
 let snapshotFile: string;
+let keysFile: string;
 const children = new NodeChildren();
 
 beforeAll(async () => {
@@ -39,6 +40,9 @@ async function makeSnapshot(): Promise<void> {
     const file = await waitFor('a snapshot', async () => (await readdir(join(dir, 'out')).catch(() => [])).find((f) => f.endsWith('.snap')));
     snapshotFile = join(dir, 'source.snap');
     await writeFile(snapshotFile, await readFile(join(dir, 'out', file)));
+    // As `serve --init-out` writes it: what opens the snapshot in another server.
+    keysFile = join(dir, 'init.json');
+    await writeFile(keysFile, JSON.stringify({ clusters: { default: { key_shares: server.clusters[0]!.keyShares, key_threshold: 1 } } }));
   } finally {
     await server.close();
   }
@@ -50,7 +54,7 @@ function spawnServe(args: string[]) {
 
 describe('serve --restore', () => {
   it('serves the restored state, runs its schedule, and exits promptly on SIGTERM', async () => {
-    const { child, lines, exited, stderr } = spawnServe(['--restore', snapshotFile, '--token', 'cli-root']);
+    const { child, lines, exited, stderr } = spawnServe(['--restore', snapshotFile, '--restore-keys', keysFile, '--token', 'cli-root']);
     const { value: line } = await lines.next();
     const m = /^cluster default: (\S+) root token: cli-root$/.exec(String(line));
     expect(m, String(line) + stderr()).not.toBeNull();
@@ -63,6 +67,15 @@ describe('serve --restore', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(Date.now() - sent).toBeLessThan(5000);
+  });
+
+  it('does not start from a snapshot it has no key for, and says which', async () => {
+    const res = await runCli(['serve', '--port', '0', '--restore', snapshotFile]);
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toMatch(/^error: cannot restore snapshot .*source\.snap: it was sealed with the root key of cluster "default" \(key id [0-9a-f]{16}\), which this cluster does not hold: .*--restore-keys.*$/);
+    const bad = await runCli(['serve', '--port', '0', '--restore', snapshotFile, '--restore-keys', join(dir, 'nowhere.json')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toMatch(/^error: cannot read --restore-keys .*nowhere\.json: no such file$/);
   });
 
   it('does not start from a corrupt file', async () => {
