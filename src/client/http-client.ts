@@ -1,4 +1,4 @@
-import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { JsonObject } from '../core/json.js';
 import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secret.js';
@@ -241,13 +241,11 @@ class HttpClient implements HttpClusterClient {
     return new TransportError({ cluster: this.cluster, method, url: this.#url(path), code, attempts, message });
   }
 
-  #headers(anonymous: boolean | undefined, payload: string | undefined): OutgoingHttpHeaders {
-    const headers: OutgoingHttpHeaders = { 'User-Agent': this.#userAgent };
-    if (!anonymous) headers['X-Vault-Token'] = this.#token.reveal();
-    if (payload !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      headers['Content-Length'] = Buffer.byteLength(payload);
-    }
+  /** The raw header list of a request (see sendOnce), Host first. */
+  #headers(anonymous: boolean | undefined, payload: string | undefined): string[] {
+    const headers = ['Host', this.#endpoint.hostHeader, 'User-Agent', this.#userAgent];
+    if (!anonymous) headers.push('X-Vault-Token', this.#token.reveal());
+    if (payload !== undefined) headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(payload)));
     return headers;
   }
 

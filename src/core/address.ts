@@ -24,7 +24,9 @@ export class Address {
 
   /** A child address: `east:auth/ldap` + `groups`, `admins` → `east:auth/ldap/groups/admins`. */
   child(...segments: string[]): Address {
-    return new Address(this.cluster, [...this.segments, ...segments.flatMap((s) => s.split('/'))]);
+    // Plain names (the common case, one per object a plan reads) need no splitting.
+    const plain = segments.every((s) => s.length > 0 && !s.includes('/'));
+    return new Address(this.cluster, plain ? this.segments.concat(segments) : [...this.segments, ...segments.flatMap((s) => s.split('/'))]);
   }
 
   toString(): string {
