@@ -55,15 +55,17 @@ export async function resolveReferences(
   const secrets = new SecretPathSet(secretPaths);
   const folder = dirname(doc.absoluteFile);
   let failed = false;
-  const fail = (path: ValuePath, message: string): undefined => {
+  const fail = (at: ValuePath, message: string): undefined => {
     failed = true;
-    diags.error(message, doc.pos(path));
+    diags.error(message, doc.pos([...at]));
     return undefined;
   };
   // File references are read after the walk, all at once; the walk leaves a PendingRead there.
   const reads: Array<Promise<void>> = [];
+  // The path of the value being walked: one stack, copied only when a message needs it.
+  const path: Array<string | number> = [];
 
-  const resolveString = (text: string, path: ValuePath): unknown => {
+  const resolveString = (text: string): unknown => {
     const ref = classifyString(text);
     if (ref.form === 'literal' && !secrets.has(path)) return text;
     const isSecret = secrets.has(path);
@@ -82,15 +84,17 @@ export async function resolveReferences(
         if (value === undefined) return fail(path, atPath(path, `environment variable "${ref.name}" is not set`));
         return isSecret ? new Secret(value, `env:${ref.name}`) : value;
       }
-      case 'file':
+      case 'file': {
+        const at = [...path];
         return new PendingRead(
           readReferencedFile(resolve(folder, ref.path)).then((content) => {
             if (typeof content !== 'string') {
-              return fail(path, atPath(path, `file "${ref.path}" ${content.problem} (paths are relative to the manifest's folder)`));
+              return fail(at, atPath(at, `file "${ref.path}" ${content.problem} (paths are relative to the manifest's folder)`));
             }
             return isSecret ? new Secret(content, `file:${ref.path}`) : content;
           }),
         );
+      }
     }
   };
 
@@ -98,33 +102,59 @@ export async function resolveReferences(
   const place = (into: unknown[] | Record<string, unknown>, key: string | number, value: unknown): void => {
     const slots = into as Record<string | number, unknown>;
     if (value instanceof PendingRead) {
-      reads.push(value.read.then((v) => void (slots[key] = v)));
+      reads.push(value.read.then((v) => setOwn(slots, key, v)));
     } else {
-      slots[key] = value;
+      setOwn(slots, key, value);
     }
   };
 
-  // A synchronous copy: one promise per file reference, not one per value (a manifest of
-  // 10,000 users holds some 100,000 values).
-  const walk = (value: unknown, path: ValuePath): unknown => {
-    if (typeof value === 'string') return resolveString(value, path);
+  // Synchronous, and copy-on-write: a subtree with nothing to resolve is shared as it is (the
+  // document is never mutated), so a manifest of 10,000 users costs no copy of its 100,000
+  // values; one promise per file reference, not one per value.
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return resolveString(value);
     if (Array.isArray(value)) {
-      const out: unknown[] = new Array(value.length);
-      value.forEach((v, i) => place(out, i, walk(v, [...path, i])));
-      return out;
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        const item: unknown = value[i];
+        const resolved = walk(item);
+        path.pop();
+        if (out === undefined && resolved !== item) out = value.slice(0, i);
+        if (out !== undefined) place(out, i, resolved);
+      }
+      return out ?? value;
     }
     if (value !== null && typeof value === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) place(out, k, walk(v, [...path, k]));
-      return out;
+      const source = value as Record<string, unknown>;
+      const keys = Object.keys(source);
+      let out: Record<string, unknown> | undefined;
+      for (let j = 0; j < keys.length; j++) {
+        const k = keys[j]!;
+        path.push(k);
+        const resolved = walk(source[k]);
+        path.pop();
+        if (out === undefined && resolved !== source[k]) {
+          out = {};
+          for (let m = 0; m < j; m++) setOwn(out, keys[m]!, source[keys[m]!]);
+        }
+        if (out !== undefined) place(out, k, resolved);
+      }
+      return out ?? value;
     }
     return value;
   };
 
   const root: Record<string, unknown> = {};
-  place(root, 'value', walk(doc.value, []));
+  place(root, 'value', walk(doc.value));
   await Promise.all(reads);
   return failed ? undefined : root['value'];
+}
+
+/** Sets an own property, `__proto__` included (a key in a manifest, never a prototype). */
+function setOwn(into: Record<string | number, unknown>, key: string | number, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(into, key, { value, enumerable: true, writable: true, configurable: true });
+  else into[key] = value;
 }
 
 /** A file reference being read: its value once read (undefined when it could not be). */

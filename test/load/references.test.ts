@@ -109,3 +109,31 @@ describe('resolveReferences', () => {
     expect(lines.join('\n')).not.toContain(SECRET);
   });
 });
+
+describe('resolveReferences copies only what it resolves', () => {
+  test('a document with nothing to resolve is returned as it is, not copied', async () => {
+    const d = doc('kind: LdapAuth\nusers:\n  alice: { policies: [a, b] }\n  bob: { groups: [g] }\n');
+    const value = await resolveReferences(d, [], { allowPlaintextSecrets: false, env: {} }, new Diagnostics());
+    expect(value).toBe(d.value);
+  });
+
+  test('a reference deep inside copies its path only; the document is never changed', async () => {
+    const d = doc('config:\n  url: ${env:URL}\n  userdn: ou=people\nusers:\n  alice: { policies: [a] }\n');
+    const before = JSON.stringify(d.value);
+    const value = (await resolveReferences(d, [], { allowPlaintextSecrets: false, env: { URL: 'ldaps://x' } }, new Diagnostics())) as Record<string, any>;
+    const original = d.value as Record<string, any>;
+    expect(value.config).toEqual({ url: 'ldaps://x', userdn: 'ou=people' });
+    expect(value).not.toBe(original);
+    expect(value.config).not.toBe(original.config);
+    expect(value.users).toBe(original.users);
+    expect(JSON.stringify(d.value)).toBe(before);
+  });
+
+  test('a __proto__ key in a copied mapping stays an own key', async () => {
+    const d = doc('a:\n  "__proto__": { polluted: true }\n  b: ${env:B}\n');
+    const value = (await resolveReferences(d, [], { allowPlaintextSecrets: false, env: { B: 'x' } }, new Diagnostics())) as Record<string, any>;
+    expect(Object.keys(value.a)).toEqual(['__proto__', 'b']);
+    expect(Object.getPrototypeOf(value.a)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
