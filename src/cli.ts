@@ -15,6 +15,7 @@ import { VERSION } from './version.js';
  * (contract section 3): never a stack trace, never a secret.
  */
 export async function main(argv: string[], output?: Output): Promise<number> {
+  quietDependencyNotices();
   let exitCode = 0;
   const program = new Command('lockstep')
     .description('Keep a secrets service in lock step with YAML manifests kept in git.')
@@ -40,6 +41,16 @@ export async function main(argv: string[], output?: Output): Promise<number> {
   } catch (err) {
     return reportError(err, out());
   }
+}
+
+/**
+ * The AWS SDK prints a multi-line notice on Node 20 (its releases after early 2027 need Node 22)
+ * into lockstep's stderr, where scripts read lockstep's own diagnostics. It speaks to whoever
+ * picks the SDK's version, which lockstep's lockfile does: the README says so instead. A user
+ * who sets the variable either way keeps their choice.
+ */
+function quietDependencyNotices(): void {
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
 }
 
 function reportError(err: unknown, output: Output): number {
