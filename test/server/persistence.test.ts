@@ -1,8 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
+import { Barrier } from '../../src/server/storage/barrier.js';
+import { decodeRecords, encodeRecord } from '../../src/server/storage/record-codec.js';
 import { apiClient } from './helpers.js';
 
 let dataDir: string;
@@ -65,6 +67,36 @@ describe('--data persistence', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('upgrades a data directory an earlier version wrote in clear: same state, now sealed', async () => {
+    const CANARY = 'canary-upgrade-3c8d';
+    const first = await startServer({ port: 0, dataDir, rootToken: 'r' });
+    const api = apiClient(first.clusters[0]!);
+    await api.post('sys/auth/ldap', { type: 'ldap' });
+    await api.post('auth/ldap/groups/legacy', { policies: CANARY });
+    await first.close();
+
+    // Turn it into what the earlier version left: an identity without a storage key, a log in clear.
+    const identityFile = join(dataDir, 'default', 'cluster.json');
+    const logFile = join(dataDir, 'default', 'store.log');
+    const identity = JSON.parse(await readFile(identityFile, 'utf8'));
+    const barrier = new Barrier(Buffer.from(identity.storage_key, 'hex'));
+    const clear = decodeRecords(await readFile(logFile)).payloads.map((p) => encodeRecord(barrier.open(p)!));
+    await writeFile(logFile, Buffer.concat(clear));
+    delete identity.storage_key;
+    await writeFile(identityFile, JSON.stringify(identity));
+    expect((await readFile(logFile)).includes(CANARY)).toBe(true);
+
+    const second = await startServer({ port: 0, dataDir });
+    try {
+      expect(second.clusters[0]!.rootToken).toBe('r');
+      expect((await apiClient(second.clusters[0]!).get('auth/ldap/groups/legacy')).body.data).toEqual({ policies: [CANARY] });
+    } finally {
+      await second.close();
+    }
+    expect(JSON.parse(await readFile(identityFile, 'utf8')).storage_key).toMatch(/^[0-9a-f]{64}$/);
+    expect((await readFile(logFile)).includes(CANARY)).toBe(false);
   });
 
   it('lets --token replace the stored root token', async () => {
