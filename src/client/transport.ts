@@ -96,14 +96,9 @@ export function sendOnce(
           settled = true;
           clearTimeout(timer);
           const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-          // Node builds the header map on first access; nearly no answer needs it (Retry-After).
-          resolve({
-            status: res.statusCode ?? 0,
-            get headers() {
-              return res.headers;
-            },
-            text,
-          });
+          // The header map, not a getter over `res`: a getter would keep the whole response (its
+          // socket and parser) alive as long as the answer, which made garbage collection slower.
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
         });
         // Also how a connection closed in the middle of the body shows (ECONNRESET "aborted").
         res.on('error', fail);
