@@ -12,8 +12,14 @@ export class Address {
   #path: string | undefined;
   #text: string | undefined;
 
-  constructor(cluster: string, path: string | readonly string[]) {
+  /** `joined` is for child(): segments already clean, given with their path. */
+  constructor(cluster: string, path: string | readonly string[], joined?: string) {
     this.cluster = cluster;
+    if (joined !== undefined && typeof path !== 'string') {
+      this.segments = Object.freeze(path);
+      this.#path = joined;
+      return;
+    }
     const segs = typeof path === 'string' ? path.split('/') : path;
     this.segments = Object.freeze(segs.filter((s) => s.length > 0));
   }
@@ -25,8 +31,11 @@ export class Address {
   /** A child address: `east:auth/ldap` + `groups`, `admins` → `east:auth/ldap/groups/admins`. */
   child(...segments: string[]): Address {
     // Plain names (the common case, one per object a plan reads) need no splitting.
-    const plain = segments.every((s) => s.length > 0 && !s.includes('/'));
-    return new Address(this.cluster, plain ? this.segments.concat(segments) : [...this.segments, ...segments.flatMap((s) => s.split('/'))]);
+    if (segments.every((s) => s.length > 0 && !s.includes('/'))) {
+      const tail = segments.join('/');
+      return new Address(this.cluster, this.segments.concat(segments), this.segments.length > 0 ? `${this.path}/${tail}` : tail);
+    }
+    return new Address(this.cluster, [...this.segments, ...segments.flatMap((s) => s.split('/'))]);
   }
 
   toString(): string {

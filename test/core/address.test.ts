@@ -123,6 +123,22 @@ describe('Address.child', () => {
     expect(mount.child('groups/admins').equals(mount.child('groups', 'admins'))).toBe(true);
   });
 
+  it('gives the same address as parsing the whole text, with or without slashes, from any parent', () => {
+    for (const [parent, parts] of [
+      ['east:auth/ldap', ['users', 'alice']],
+      ['east:auth/ldap', ['users/alice']],
+      ['east:', ['sys', 'auth']],
+      ['east:team-a', ['auth//ldap/', 'config']],
+    ] as Array<[string, string[]]>) {
+      const child = a(parent).child(...parts);
+      const parsed = a(`${parent}/${parts.join('/')}`);
+      expect(child.toString()).toBe(parsed.toString());
+      expect(child.path).toBe(parsed.path);
+      expect(child.segments).toEqual(parsed.segments);
+      expect(Object.isFrozen(child.segments)).toBe(true);
+    }
+  });
+
   it('leaves the parent as it was', () => {
     const mount = a('east:auth/ldap');
     mount.child('config');

@@ -95,18 +95,27 @@ function desiredUsers(
   parent: Address,
   declaredGroups: ReadonlyMap<string, Address>,
 ): DesiredResource[] {
-  return group.docs.flatMap((doc) =>
-    Object.entries(doc.data.users ?? {}).map(([name, entry]) => {
+  // Plain loops: this runs once per user, and a manifest may hold tens of thousands.
+  const users: DesiredResource[] = [];
+  for (const doc of group.docs) {
+    const declared = doc.data.users ?? {};
+    for (const name of Object.keys(declared)) {
+      const entry = declared[name];
       const groups = normaliseGroupList(entry?.groups, group.caseSensitiveNames);
-      const groupDeps = groups.flatMap((g) => declaredGroups.get(g) ?? []);
-      return {
+      const dependsOn = [parent];
+      for (const g of groups) {
+        const dep = declaredGroups.get(g);
+        if (dep) dependsOn.push(dep);
+      }
+      users.push({
         address: addresses.user(canonicalName(name, group.caseSensitiveNames)),
         resourceType: LDAP_RESOURCE_TYPES.user,
         attrs: { policies: normalisePolicies(entry?.policies), groups },
         writeOnly: {},
         sensitiveFields: [],
-        dependsOn: [parent, ...groupDeps],
-      };
-    }),
-  );
+        dependsOn,
+      });
+    }
+  }
+  return users;
 }
