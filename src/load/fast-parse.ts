@@ -20,7 +20,8 @@ export function parseFast(text: string): unknown[] | undefined {
   } catch {
     return undefined;
   }
-  return isPlainTree(documents) ? documents : undefined;
+  // Without a `*` in the text there is no alias, so no node can be reached twice.
+  return isPlainTree(documents, text.includes('*')) ? documents : undefined;
 }
 
 /**
@@ -33,16 +34,18 @@ function isAmbiguousKey(key: string): boolean {
 
 /**
  * True when no array or object is reached twice (js-yaml shares the node an alias names) and no
- * key is ambiguous.
+ * key is ambiguous. `mayAlias`: whether nodes can be shared at all (else none is remembered).
  */
-function isPlainTree(root: unknown): boolean {
-  const seen = new Set<object>();
+function isPlainTree(root: unknown, mayAlias: boolean): boolean {
+  const seen = mayAlias ? new Set<object>() : undefined;
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
     if (node === null || typeof node !== 'object') continue;
-    if (seen.has(node)) return false;
-    seen.add(node);
+    if (seen) {
+      if (seen.has(node)) return false;
+      seen.add(node);
+    }
     if (Array.isArray(node)) for (const item of node) stack.push(item);
     else {
       for (const key in node) {
