@@ -2,7 +2,7 @@
 // embedded server, each next to a floor measured in the same run against the same server: the
 // same number of plain keep-alive GETs (for plan) and POSTs (for apply) at the same concurrency,
 // sent from this process (next to the server) and from a process of its own (as the CLI runs).
-// Each size runs BENCH_REPEATS times (default 3), the CLI and its floors interleaved so that they
+// Each size runs BENCH_REPEATS times (default 5), the CLI and its floors interleaved so that they
 // meet the same machine; the table gives medians.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, objectPaths, TOKEN } fr
 
 const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 
 function manifests(users, mount) {
   const groups = Array.from({ length: GROUPS }, (_, i) => `  g${i}: { policies: [p${i % 50}, shared] }`).join('\n');
