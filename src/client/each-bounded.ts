@@ -16,9 +16,7 @@ export function forEachBounded<T>(items: readonly T[], limit: number, fn: (item:
         running++;
         fn(items[next++]!).then(done, fail);
       }
-      if (running === 0 && (failed || next >= items.length)) {
-        if (!failed) resolve();
-      }
+      if (!failed && running === 0 && next >= items.length) resolve();
     };
     const done = (): void => {
       running--;

@@ -254,7 +254,7 @@ class HttpClient implements HttpClusterClient {
     const q = path.indexOf('?');
     let rel = q < 0 ? path : path.slice(0, q);
     let query = q < 0 ? '' : path.slice(q + 1);
-    if (rel.startsWith('/')) rel = rel.replace(/^\/+/, '');
+    rel = rel.replace(/^\/+/, '');
     if (!SAFE_PATH.test(rel)) rel = rel.split('/').map(encodeURIComponent).join('/');
     if (list) query = query ? `${query}&list=true` : 'list=true';
     return `${this.#endpoint.basePath}/${rel}${query ? `?${query}` : ''}`;

@@ -1,5 +1,5 @@
 import { Address, AddressMap } from '../core/address.js';
-import { copyJson, jsonEqual, type JsonObject } from '../core/json.js';
+import { copyJson, jsonEqual } from '../core/json.js';
 import type { Change, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveResource, LiveState } from '../core/resource.js';
 
@@ -61,7 +61,7 @@ function createOf(want: DesiredResource): Change {
     action: 'create',
     reason: 'declared',
     before: null,
-    after: copy(want.attrs),
+    after: copyJson(want.attrs),
     changedFields: Object.keys(want.attrs).sort(),
     writeOnlyFields: writeOnlyNames(want),
     sensitiveFields: [...want.sensitiveFields].sort(),
@@ -84,8 +84,8 @@ function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions):
     resourceType: want.resourceType,
     action: 'update',
     reason: resend ? 'sync-secrets' : 'declared',
-    before: copy(have.attrs),
-    after: copy(want.attrs),
+    before: copyJson(have.attrs),
+    after: copyJson(want.attrs),
     changedFields,
     writeOnlyFields: writeOnly,
     sensitiveFields: [...want.sensitiveFields].sort(),
@@ -102,7 +102,7 @@ function deleteOf(have: LiveResource): Change {
     resourceType: have.resourceType,
     action: 'delete',
     reason: 'prune',
-    before: copy(have.attrs),
+    before: copyJson(have.attrs),
     after: null,
     changedFields: Object.keys(have.attrs).sort(),
     writeOnlyFields: [],
@@ -112,8 +112,4 @@ function deleteOf(have: LiveResource): Change {
     guards: [],
     notes: [],
   };
-}
-
-function copy(o: JsonObject): JsonObject {
-  return copyJson(o);
 }

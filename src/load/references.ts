@@ -67,8 +67,8 @@ export async function resolveReferences(
 
   const resolveString = (text: string): unknown => {
     const ref = classifyString(text);
-    if (ref.form === 'literal' && !secrets.has(path)) return text;
     const isSecret = secrets.has(path);
+    if (ref.form === 'literal' && !isSecret) return text;
     switch (ref.form) {
       case 'malformed':
         return fail(path, atPath(path, ref.reason));

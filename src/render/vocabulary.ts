@@ -79,9 +79,9 @@ export function makeChalk(color: boolean): ChalkInstance {
 }
 
 // eslint-disable-next-line no-control-regex
-const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// The same class without `g`: test() then keeps no state between calls.
+const HAS_CONTROL = new RegExp(CONTROL.source);
 
 /**
  * Text from a server or a manifest with control characters made visible, so a name or a note

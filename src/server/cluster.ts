@@ -104,11 +104,8 @@ export class Cluster implements ClusterServices {
   /** Snapshots are sealed with the root key of the data held: the cluster's own, or its DR set's. */
   snapshotKey(): SnapshotKey {
     if (!this.dr) throw new Error('cluster not started');
-    const rootKey = this.dr.dataKeys.root_key;
-    if (this.#snapshotKey?.rootKey !== rootKey) this.#snapshotKey = { rootKey, key: snapshotKeyOf(rootKey) };
-    return this.#snapshotKey.key;
+    return snapshotKeyOf(this.dr.dataKeys.root_key);
   }
-  #snapshotKey: { rootKey: string; key: SnapshotKey } | undefined;
 
   /** Requests received so far (benchmarks count requests per resource with it). */
   requestsServed = 0;

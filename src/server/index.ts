@@ -10,10 +10,7 @@ import { Cluster } from './cluster.js';
 import { FaultInjector, type FaultRule } from './faults.js';
 import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import { resolveKeyBackendOptions } from './managed-keys/options.js';
-import { loadRestores, openRestore, type RestoreOption } from './snapshots/restore.js';
-import type { DecodedSnapshot } from './snapshots/format.js';
-import { heldRootKeys } from './snapshots/held-keys.js';
-import { snapshotKeyFromShares, snapshotKeyOf } from './snapshots/snapshot-key.js';
+import { loadRestores, type RestoreOption } from './snapshots/restore.js';
 import { writeInitOut } from './replication/init-out.js';
 import { defaultedKeySplit, keySplitProblem } from './replication/root-key.js';
 
@@ -102,28 +99,6 @@ export interface RunningServer {
 
 const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-/**
- * Opens every snapshot to restore before any cluster starts, with the keys at hand for its
- * cluster: the given key shares, and the root keys its data directory already holds.
- */
-async function openRestores(
-  loaded: Awaited<ReturnType<typeof loadRestores>>,
-  restoreKeys: readonly string[][],
-  dataDir: string | undefined,
-): Promise<Map<string, DecodedSnapshot>> {
-  const given = restoreKeys.map((shares, i) => {
-    const key = snapshotKeyFromShares(shares);
-    if (!key) throw new Error(`restore key set ${i + 1} holds a share that is not hex or base64, or shares that do not combine`);
-    return key;
-  });
-  const opened = new Map<string, DecodedSnapshot>();
-  for (const [name, restore] of loaded) {
-    const held = await heldRootKeys(dataDir === undefined ? undefined : join(dataDir, name));
-    opened.set(name, openRestore(restore, [...given, ...held.map(snapshotKeyOf)]));
-  }
-  return opened;
-}
-
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const names = opts.clusters ?? ['default'];
   checkNames(names);
@@ -131,7 +106,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const firstPort = opts.port ?? 0;
   const log = opts.log ?? (() => undefined);
   const faults = new FaultInjector();
-  const restores = await openRestores(await loadRestores(opts.restore, names), opts.restoreKeys ?? [], opts.dataDir);
+  const restores = await loadRestores(opts.restore, names, {
+    shares: opts.restoreKeys ?? [],
+    dirOf: (name) => (opts.dataDir === undefined ? undefined : join(opts.dataDir, name)),
+  });
   const keyBackends = resolveKeyBackendOptions(opts);
   const keySplit = defaultedKeySplit(opts.keyShares, opts.keyThreshold);
   const splitProblem = keySplitProblem(keySplit);

@@ -16,7 +16,8 @@
 import { readFile } from 'node:fs/promises';
 import type { KvStore } from '../storage/kv-store.js';
 import { openSnapshot, readSnapshotEnvelope, SnapshotFormatError, SnapshotKeyError, type DecodedSnapshot, type SnapshotFile } from './format.js';
-import type { SnapshotKey } from './snapshot-key.js';
+import { heldRootKeys } from './held-keys.js';
+import { snapshotKeyFromShares, snapshotKeyOf, type SnapshotKey } from './snapshot-key.js';
 
 /** A file for the first cluster, or files by cluster name. */
 export type RestoreOption = string | Readonly<Record<string, string>>;
@@ -38,8 +39,41 @@ export function parseRestoreSpecs(specs: readonly string[], clusters: readonly s
   return targets;
 }
 
-/** Reads every snapshot to restore, by cluster name, and verifies its envelope. */
-export async function loadRestores(option: RestoreOption | undefined, clusters: readonly string[]): Promise<Map<string, { file: string; snapshot: SnapshotFile }>> {
+/** Keys beyond a cluster's own: given key shares, and where each cluster keeps its data. */
+export interface RestoreKeys {
+  /** Key shares (hex or base64), one list per root key (`--restore-keys`). */
+  shares: readonly string[][];
+  /** A cluster's data directory, whose root keys open the snapshots it took; undefined in memory. */
+  dirOf: (cluster: string) => string | undefined;
+}
+
+const NO_KEYS: RestoreKeys = { shares: [], dirOf: () => undefined };
+
+/**
+ * Reads every snapshot to restore, by cluster name: first every file's envelope, then each
+ * file's entries, opened with the keys at hand for its cluster (the given key shares, and the
+ * root keys its data directory already holds).
+ */
+export async function loadRestores(
+  option: RestoreOption | undefined,
+  clusters: readonly string[],
+  keys: RestoreKeys = NO_KEYS,
+): Promise<Map<string, DecodedSnapshot>> {
+  const files = await readRestoreFiles(option, clusters);
+  const given = keys.shares.map((shares, i) => {
+    const key = snapshotKeyFromShares(shares);
+    if (!key) throw new Error(`restore key set ${i + 1} holds a share that is not hex or base64, or shares that do not combine`);
+    return key;
+  });
+  const opened = new Map<string, DecodedSnapshot>();
+  for (const [cluster, { file, snapshot }] of files) {
+    const held = await heldRootKeys(keys.dirOf(cluster));
+    opened.set(cluster, openRestore(file, snapshot, [...given, ...held.map(snapshotKeyOf)]));
+  }
+  return opened;
+}
+
+async function readRestoreFiles(option: RestoreOption | undefined, clusters: readonly string[]): Promise<Map<string, { file: string; snapshot: SnapshotFile }>> {
   const loaded = new Map<string, { file: string; snapshot: SnapshotFile }>();
   if (option === undefined) return loaded;
   const targets = typeof option === 'string' ? { [clusters[0]!]: option } : option;
@@ -52,12 +86,12 @@ export async function loadRestores(option: RestoreOption | undefined, clusters: 
   return loaded;
 }
 
-/** Opens a snapshot read by loadRestores with the keys at hand for its cluster; errors name the file. */
-export function openRestore(restore: { file: string; snapshot: SnapshotFile }, keys: readonly SnapshotKey[]): DecodedSnapshot {
+/** Opens a snapshot's entries with the keys at hand; errors name the file. */
+function openRestore(file: string, snapshot: SnapshotFile, keys: readonly SnapshotKey[]): DecodedSnapshot {
   try {
-    return openSnapshot(restore.snapshot, keys);
+    return openSnapshot(snapshot, keys);
   } catch (err) {
-    if (err instanceof SnapshotFormatError || err instanceof SnapshotKeyError) throw new Error(`cannot restore snapshot ${restore.file}: ${err.message}`);
+    if (err instanceof SnapshotFormatError || err instanceof SnapshotKeyError) throw new Error(`cannot restore snapshot ${file}: ${err.message}`);
     throw err;
   }
 }

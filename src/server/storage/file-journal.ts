@@ -35,11 +35,6 @@ export interface JournalOptions {
   compactAfterBytes?: number;
 }
 
-/** A record that passed its checksum but does not open with this cluster's key. */
-export class SealedLogError extends Error {
-  override readonly name = 'SealedLogError';
-}
-
 export interface LoadedLog {
   journal: FileJournal;
   index: number;
@@ -90,7 +85,7 @@ export class FileJournal implements Journal {
       else clearRecords++;
       if (payload === undefined) {
         // Intact (its checksum holds) yet not ours: never read as a torn tail and dropped.
-        throw new SealedLogError(`${path}: record ${n + 1} does not open with this cluster's storage key (cluster.json of another data directory?)`);
+        throw new Error(`${path}: record ${n + 1} does not open with this cluster's storage key (cluster.json of another data directory?)`);
       }
       const record = JSON.parse(payload.toString('utf8')) as { i?: number; s?: number; o: Array<[string, JsonValue | null]> };
       if (record.s !== undefined) snapshotSize += payload.length;
