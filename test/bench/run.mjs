@@ -6,7 +6,7 @@
 // meet the same machine; the table gives medians.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, objectPaths, TOKEN } from './workload.mjs';
 
@@ -36,9 +36,13 @@ ${userLines}
 `;
 }
 
-/** Runs a script of this folder as its own process; resolves with the JSON it reports on fd 3. */
+/**
+ * Runs a script of this folder as its own process; resolves with the JSON it reports on fd 3,
+ * plus `serverCpuMs`: the CPU time this process (the server's) spent meanwhile.
+ */
 function measureProcess(script, args, env) {
   return new Promise((resolve, reject) => {
+    const cpu0 = process.cpuUsage();
     const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], {
       env: { ...process.env, ...env, NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
@@ -49,8 +53,9 @@ function measureProcess(script, args, env) {
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', () => {
+      const cpu = process.cpuUsage(cpu0);
       try {
-        resolve(JSON.parse(report));
+        resolve({ ...JSON.parse(report), serverCpuMs: (cpu.user + cpu.system) / 1000 });
       } catch {
         reject(new Error(`${script} failed: ${stderr}`));
       }
@@ -98,12 +103,12 @@ for (const users of SIZES) {
     // Each floor creates the same objects, with the same bodies, under a fresh mount of its own
     // (re-writing the applied ones would cost the server less).
     const applyFloor = await floor(baseUrl, 'POST', objectPaths(users, await freshMount(baseUrl, `floor-here-${rep}`)), bodyOf);
-    const applyFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'POST', String(users), await freshMount(baseUrl, `floor-own-${rep}`)], {})).wallMs;
+    const applyFloorOwn = await measureProcess('./floor-process.mjs', [baseUrl, 'POST', String(users), await freshMount(baseUrl, `floor-own-${rep}`)], {});
 
     const plan = await cli(['plan', file, '--detailed-exitcode']);
     if (plan.code !== 0) throw new Error(`plan after apply exited ${plan.code} (expected no changes)`);
     const planFloor = await floor(baseUrl, 'GET', objectPaths(users, mount));
-    const planFloorOwn = (await measureProcess('./floor-process.mjs', [baseUrl, 'GET', String(users), mount], {})).wallMs;
+    const planFloorOwn = await measureProcess('./floor-process.mjs', [baseUrl, 'GET', String(users), mount], {});
     runs.push({ apply, applyFloor, applyFloorOwn, plan, planFloor, planFloorOwn });
   }
   const med = (pick) => median(runs.map(pick));
@@ -112,7 +117,13 @@ for (const users of SIZES) {
     maxRssKb: Math.max(...runs.map((r) => r[cmd].maxRssKb)),
     requests: med((r) => r[cmd].requests),
     floor: med((r) => r[`${cmd}Floor`]),
-    floorOwn: med((r) => r[`${cmd}FloorOwn`]),
+    floorOwn: med((r) => r[`${cmd}FloorOwn`].wallMs),
+    cpu: {
+      cli: med((r) => r[cmd].cpuMs),
+      cliServer: med((r) => r[cmd].serverCpuMs),
+      floor: med((r) => r[`${cmd}FloorOwn`].cpuMs),
+      floorServer: med((r) => r[`${cmd}FloorOwn`].serverCpuMs),
+    },
   });
   rows.push({ users, resources, plan: summary('plan'), apply: summary('apply') });
   await server.close();
@@ -133,6 +144,16 @@ for (const r of rows) {
   }
 }
 console.log(`CLI start-up (lockstep --version, median of 5): ${f(startupMs)}, included in every wall time above`);
+// Where the time goes: the CLI (or the own-process floor) and the server run side by side, and
+// when both are busy the wall time follows their CPU time summed over the machine's cores.
+console.log(`\nCPU time (medians), client and server, on ${availableParallelism()} cores:`);
+console.log('command  users   lockstep  its server  own floor  its server');
+for (const r of rows) {
+  for (const name of ['plan', 'apply']) {
+    const c = r[name].cpu;
+    console.log(`${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${f(c.cli).padEnd(9)} ${f(c.cliServer).padEnd(11)} ${f(c.floor).padEnd(10)} ${f(c.floorServer)}`);
+  }
+}
 if (rows.length > 1) {
   const [a, b] = [rows[0], rows[rows.length - 1]];
   const growth = (x, y) => ((y.wallMs / b.resources) / (x.wallMs / a.resources)).toFixed(2);
