@@ -48,7 +48,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   if (saved) refuseStale(saved, run);
 
   const color = output.color && g.color;
-  output.out(renderPlan(run.plan, 'text', color));
+  output.out(renderPlan(run.plan, 'text', { color }));
   if (run.plan.changes.length === 0) return 0;
   refuseDestructive(run.plan, flags.allowDestructive === true);
   if (!saved) await requireApproval(flags.autoApprove === true, output);

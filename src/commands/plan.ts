@@ -3,8 +3,10 @@ import type { Command } from 'commander';
 import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { writeSavedPlan } from '../planfile/planfile.js';
+import { DEFAULT_COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../render/markdown.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
 import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags } from './common-options.js';
+import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
@@ -13,6 +15,7 @@ import { renderPlan, type PlanFormat } from './render-plan.js';
 interface PlanCommandFlags extends PlanningFlags {
   out?: string;
   format: PlanFormat;
+  commentLimit: string;
   detailedExitcode?: boolean;
 }
 
@@ -23,6 +26,11 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
     .argument('<paths...>', 'manifest files or directories')
     .option('--out <file>', 'save the plan for `apply <file>`')
     .addOption(formatOption())
+    .option(
+      '--comment-limit <characters>',
+      `with --format markdown: shorten the comment to at most this many characters (GitHub takes 65536; 0 for no limit)`,
+      String(DEFAULT_COMMENT_LIMIT),
+    )
     .option('--detailed-exitcode', 'exit 2 when there are changes');
   addPlanningOptions(command).action(async (paths: string[], flags: PlanCommandFlags, cmd: Command) => {
     exit(await runPlan(paths, flags, globalOptions(cmd), output()));
@@ -31,12 +39,13 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
 
 async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<typeof globalOptions>, output: Output): Promise<number> {
   const targets = parseTargets(flags.target);
+  const commentLimit = parseCommentLimit(flags.commentLimit);
   const prune = flags.prune === true;
   const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
   const planFlags = planFlagsOf(flags);
   const run = await computePlan(prepared, pool, { flags: planFlags, targets });
-  output.out(renderPlan(run.plan, flags.format, output.color && g.color));
+  output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));
   if (flags.out) {
     await writeSavedPlan(flags.out, {
       formatVersion: PLAN_FORMAT_VERSION,
@@ -51,4 +60,12 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
     if (flags.format === 'text') output.out(`Saved the plan to ${flags.out}; run "lockstep apply ${flags.out}" to apply exactly these changes.`);
   }
   return flags.detailedExitcode && run.plan.changes.length > 0 ? 2 : 0;
+}
+
+function parseCommentLimit(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || (n > 0 && n < MIN_COMMENT_LIMIT)) {
+    throw new CliError(`--comment-limit must be 0 (no limit) or a whole number of at least ${MIN_COMMENT_LIMIT}`);
+  }
+  return n;
 }

@@ -5,13 +5,19 @@ import { renderPlanText } from '../render/text.js';
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
 
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
+export interface RenderOptions {
+  color: boolean;
+  /** Most characters of a markdown comment; 0 or absent for no limit. */
+  commentLimit?: number;
+}
+
+export function renderPlan(plan: Plan, format: PlanFormat, opts: RenderOptions): string {
   switch (format) {
     case 'text':
-      return renderPlanText(plan, { color });
+      return renderPlanText(plan, { color: opts.color });
     case 'json':
       return renderPlanJson(plan);
     case 'markdown':
-      return renderPlanMarkdown(plan);
+      return renderPlanMarkdown(plan, { maxChars: opts.commentLimit });
   }
 }

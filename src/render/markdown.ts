@@ -6,46 +6,143 @@ import { actionSymbol, changeTags, printable, summaryLine } from './vocabulary.j
 const TABLE_FIELDS = 6;
 
 /**
- * The plan as a pull-request comment (GitHub/GitLab markdown): a heading with the summary, a
- * table of changes, destructive changes called out, then a collapsible diff per change.
- * No trailing newline.
+ * The default ceiling on a comment's length. GitHub refuses a comment over 65,536 characters
+ * (the API answers 422 "Body is too long"), and the scripts that post a plan often add a
+ * heading of their own: this leaves them room.
  */
-export function renderPlanMarkdown(plan: Plan): string {
-  const parts: string[] = [];
-  if (plan.changes.length === 0) {
-    parts.push('### lockstep plan: no changes', 'Live state matches the manifests.');
-  } else {
-    parts.push(`### lockstep plan: ${summaryLine(summarise(plan)).replace(/^Plan: /, '').replace(/\.$/, '')}`);
-    parts.push(renderTable(plan.changes));
-    const destructive = plan.changes.filter((c) => c.destructive);
-    if (destructive.length > 0) parts.push(renderDestructiveWarning(destructive));
-    for (const c of plan.changes) {
-      const details = renderDetails(c);
-      if (details) parts.push(details);
-    }
-  }
-  if (plan.unmanaged.length > 0) {
-    parts.push(
-      [
-        '**Unmanaged** (not in any manifest; use `--prune` or `prune: true` to delete):',
-        '',
-        ...plan.unmanaged.map((u) => `- ${code(String(u.address))}`),
-      ].join('\n'),
-    );
-  }
-  if (plan.notes.length > 0) {
-    parts.push(['**Notes**', '', ...plan.notes.map(renderNote)].join('\n'));
-  }
-  return parts.join('\n\n');
+export const DEFAULT_COMMENT_LIMIT = 60_000;
+
+/** The shortest limit a comment can keep its heading, warnings and truncation notice in. */
+export const MIN_COMMENT_LIMIT = 2_000;
+
+export interface MarkdownOptions {
+  /** Most characters (UTF-16 code units) the comment may hold; 0 or absent for no limit. */
+  maxChars?: number;
 }
 
-function renderTable(changes: Change[]): string {
-  const rows = changes.map((c) => {
-    const tags = changeTags(c);
-    const action = tags.length > 0 ? `${c.action} (${tags.join(', ')})` : c.action;
-    return `| ${action} | ${cell(code(String(c.address)))} | ${cell(tableFields(c))} |`;
-  });
-  return ['| Action | Address | Changed fields |', '| --- | --- | --- |', ...rows].join('\n');
+/**
+ * One part of the comment: a head that is always shown, then items shown while the comment has
+ * room (a prefix of them, so "the first N" stays true), then a line counting the rest.
+ */
+interface Section {
+  head: string[];
+  items: string[];
+  /** Between items: a table row follows its row, a details block stands apart. */
+  joiner: '\n' | '\n\n';
+  /** The line that stands for `n` items left out. */
+  more: (n: number) => string;
+}
+
+/** Room kept for the "… more" lines and the closing notice, which are written last. */
+const NOTICE_ROOM = 1_200;
+
+/**
+ * The plan as a pull-request comment (GitHub/GitLab markdown): a heading with the summary, a
+ * table of changes, destructive changes called out, then a collapsible diff per change, the
+ * unmanaged objects and the notes. No trailing newline.
+ *
+ * With `maxChars`, a plan too long for one comment keeps its heading (the whole summary) and
+ * the head of every part, and lists as much as fits, in this order of importance: the table,
+ * the destructive changes, the notes, the unmanaged objects, the diffs. Every part that lost
+ * items says how many, and a closing line says that the whole plan is in `lockstep plan`.
+ */
+export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
+  const parts = planParts(plan);
+  const render = (shown: (part: Part) => number): string =>
+    DISPLAY_ORDER.map((p) => renderSection(parts[p], shown(p)))
+      .filter((t) => t !== '')
+      .join('\n\n');
+  const full = render((p) => parts[p].items.length);
+  const limit = opts.maxChars ?? 0;
+  if (limit <= 0 || full.length <= limit) return full;
+
+  // Heads are always shown; then items, in order of importance, while they fit.
+  const shown = new Map<Part, number>();
+  let used = NOTICE_ROOM + DISPLAY_ORDER.reduce((n, p) => n + parts[p].head.join('\n').length + 2, 0);
+  for (const p of FILL_ORDER) {
+    const { items, joiner } = parts[p];
+    let count = 0;
+    while (count < items.length && used + items[count]!.length + joiner.length <= limit) used += items[count++]!.length + joiner.length;
+    shown.set(p, count);
+  }
+  const changes = plan.changes.length;
+  const diffs = parts.details.items.length;
+  const notice =
+    `_This comment is shortened to stay under ${limit.toLocaleString('en-US')} characters: ` +
+    `${shown.get('table')} of ${changes} change${changes === 1 ? '' : 's'} listed, ${shown.get('details')} of ${diffs} diff${diffs === 1 ? '' : 's'} shown. ` +
+    'Run `lockstep plan` (text or `--format json`) for the whole plan, or `--comment-limit 0` for an unshortened comment._';
+  return `${render((p) => shown.get(p) ?? 0)}\n\n${notice}`;
+}
+
+type Part = 'heading' | 'table' | 'destructive' | 'details' | 'unmanaged' | 'notes';
+const DISPLAY_ORDER: readonly Part[] = ['heading', 'table', 'destructive', 'details', 'unmanaged', 'notes'];
+/** What keeps its items when room is short, most important first (the heading has none). */
+const FILL_ORDER: readonly Part[] = ['table', 'destructive', 'notes', 'unmanaged', 'details'];
+
+function planParts(plan: Plan): Record<Part, Section> {
+  const none: Section = { head: [], items: [], joiner: '\n', more: () => '' };
+  const destructive = plan.changes.filter((c) => c.destructive);
+  const n = destructive.length;
+  const s = n === 1 ? 's' : '';
+  return {
+    heading: {
+      ...none,
+      head:
+        plan.changes.length === 0
+          ? ['### lockstep plan: no changes', '', 'Live state matches the manifests.']
+          : [`### lockstep plan: ${summaryLine(summarise(plan)).replace(/^Plan: /, '').replace(/\.$/, '')}`],
+    },
+    table:
+      plan.changes.length === 0
+        ? none
+        : {
+            head: ['| Action | Address | Changed fields |', '| --- | --- | --- |'],
+            items: plan.changes.map(tableRow),
+            joiner: '\n',
+            more: (k) => `| … | ${k} more change${k === 1 ? '' : 's'} | |`,
+          },
+    destructive:
+      n === 0
+        ? none
+        : {
+            head: [`> :warning: **${n} destructive change${n === 1 ? '' : 's'}** (wipe${s} or orphan${s} data; apply needs \`--allow-destructive\`):`],
+            items: destructive.map((c) => `> - ${code(String(c.address))}`),
+            joiner: '\n',
+            more: (k) => `> - … and ${k} more`,
+          },
+    details: {
+      ...none,
+      items: plan.changes.flatMap((c) => renderDetails(c) ?? []),
+      joiner: '\n\n',
+      more: (k) => `_… ${k} more diff${k === 1 ? '' : 's'} not shown._`,
+    },
+    unmanaged:
+      plan.unmanaged.length === 0
+        ? none
+        : {
+            head: ['**Unmanaged** (not in any manifest; use `--prune` or `prune: true` to delete):', ''],
+            items: plan.unmanaged.map((u) => `- ${code(String(u.address))}`),
+            joiner: '\n',
+            more: (k) => `- … and ${k} more`,
+          },
+    notes: plan.notes.length === 0 ? none : { head: ['**Notes**', ''], items: plan.notes.map(renderNote), joiner: '\n', more: (k) => `- … and ${k} more` },
+  };
+}
+
+/** The head, the first `shown` items, and the line for the rest; '' for a part with nothing. */
+function renderSection(section: Section, shown: number): string {
+  const left = section.items.length - shown;
+  const body = section.items.slice(0, shown).join(section.joiner);
+  const lines = [...section.head];
+  if (body) lines.push(body);
+  if (left > 0) lines.push(section.more(left));
+  return lines.join(section.joiner);
+}
+
+function tableRow(c: Change): string {
+  const tags = changeTags(c);
+  const action = tags.length > 0 ? `${c.action} (${tags.join(', ')})` : c.action;
+  return `| ${action} | ${cell(code(String(c.address)))} | ${cell(tableFields(c))} |`;
 }
 
 /** The fields shown under the change (write-only ones are in the details only: they always go). */
@@ -55,14 +152,6 @@ function tableFields(c: Change): string {
     .map((f) => f.name);
   const shown = names.slice(0, TABLE_FIELDS).map(code).join(', ');
   return names.length > TABLE_FIELDS ? `${shown} and ${names.length - TABLE_FIELDS} more` : shown;
-}
-
-function renderDestructiveWarning(changes: Change[]): string {
-  const n = changes.length;
-  return [
-    `> :warning: **${n} destructive change${n === 1 ? '' : 's'}** (wipe${n === 1 ? 's' : ''} or orphan${n === 1 ? 's' : ''} data; apply needs \`--allow-destructive\`):`,
-    ...changes.map((c) => `> - ${code(String(c.address))}`),
-  ].join('\n');
 }
 
 /** A collapsible diff of one change; undefined when there is nothing under its address. */

@@ -170,6 +170,30 @@ describe('plan and apply', () => {
   });
 });
 
+describe('markdown for pull requests', () => {
+  it('shortens a plan too long for one comment; --comment-limit 0 does not, and a tiny limit is refused', async () => {
+    const users = Array.from({ length: 1500 }, (_, i) => `  u${i}: { policies: [p${i % 7}], groups: [devs] }`).join('\n');
+    const m = await manifests({ 'config.yaml': CONFIG, 'users.yaml': `apiVersion: lockstep/v1\nkind: LdapAuth\nusers:\n${users}\n` });
+
+    const short = await cli(['plan', m, '--format', 'markdown']);
+    expect(short.code).toBe(0);
+    const comment = short.stdout.trimEnd();
+    expect(comment.length).toBeLessThanOrEqual(60_000);
+    expect(comment.split('\n')[0]).toBe('### lockstep plan: 1503 to add, 1 to change, 0 to delete');
+    expect(comment).toMatch(/_This comment is shortened to stay under 60,000 characters: \d+ of 1504 changes listed, \d+ of 1504 diffs shown\./);
+
+    const full = await cli(['plan', m, '--format', 'markdown', '--comment-limit', '0']);
+    expect(full.code).toBe(0);
+    expect(full.stdout.length).toBeGreaterThan(60_000);
+    expect(full.stdout).not.toContain('shortened');
+    expect(full.stdout).toContain('| create | `default:auth/ldap/users/u1499` |');
+
+    const tiny = await cli(['plan', m, '--format', 'markdown', '--comment-limit', '100']);
+    expect(tiny.code).toBe(1);
+    expect(tiny.stderr.trim()).toBe('error: --comment-limit must be 0 (no limit) or a whole number of at least 2000');
+  });
+});
+
 describe('export', () => {
   it('round-trips: plan on the exported manifests shows no changes', async () => {
     const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
