@@ -7,6 +7,7 @@ import { registerExport } from './commands/export.js';
 import { processOutput, type Output } from './commands/output.js';
 import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
+import { registerShow } from './commands/show.js';
 import { registerValidate } from './commands/validate.js';
 import { VERSION } from './version.js';
 
@@ -30,6 +31,7 @@ export async function main(argv: string[], output?: Output): Promise<number> {
   };
   registerValidate(program, out, exit);
   registerPlan(program, out, exit);
+  registerShow(program, out, exit);
   registerApply(program, out, exit);
   registerExport(program, out, exit);
   registerCheck(program, out, exit);

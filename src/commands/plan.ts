@@ -3,10 +3,9 @@ import type { Command } from 'commander';
 import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { writeSavedPlan } from '../planfile/planfile.js';
-import { DEFAULT_COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../render/markdown.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
 import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags } from './common-options.js';
-import { CliError } from './errors.js';
+import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
@@ -26,11 +25,7 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
     .argument('<paths...>', 'manifest files or directories')
     .option('--out <file>', 'save the plan for `apply <file>`')
     .addOption(formatOption())
-    .option(
-      '--comment-limit <characters>',
-      `with --format markdown: shorten the comment to at most this many characters (GitHub takes 65536; 0 for no limit)`,
-      String(DEFAULT_COMMENT_LIMIT),
-    )
+    .addOption(commentLimitOption())
     .option('--detailed-exitcode', 'exit 2 when there are changes');
   addPlanningOptions(command).action(async (paths: string[], flags: PlanCommandFlags, cmd: Command) => {
     exit(await runPlan(paths, flags, globalOptions(cmd), output()));
@@ -60,12 +55,4 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
     if (flags.format === 'text') output.out(`Saved the plan to ${flags.out}; run "lockstep apply ${flags.out}" to apply exactly these changes.`);
   }
   return flags.detailedExitcode && run.plan.changes.length > 0 ? 2 : 0;
-}
-
-function parseCommentLimit(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || (n > 0 && n < MIN_COMMENT_LIMIT)) {
-    throw new CliError(`--comment-limit must be 0 (no limit) or a whole number of at least ${MIN_COMMENT_LIMIT}`);
-  }
-  return n;
 }

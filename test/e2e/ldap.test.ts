@@ -127,6 +127,23 @@ describe('plan and apply', () => {
     expect((await cluster.raw('GET', 'auth/ldap/groups/devs')).body).toMatchObject({ data: { policies: ['changed-again'] } });
   });
 
+  it('shows a saved plan in every format as plan printed it, without a server', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    const planFile = path.join(dir, 'plan.json');
+    const saved = await cli(['plan', m, '--out', planFile]);
+    expect(saved.code).toBe(0);
+    for (const format of ['text', 'json', 'markdown']) {
+      const planned = format === 'text' ? saved : await cli(['plan', m, '--format', format]);
+      // Against no server at all: show reads the file only.
+      const shown = await runCli(['show', planFile, '--format', format], { env: { SERVICE_ADDR: 'http://127.0.0.1:9/v1', SERVICE_TOKEN: 'unused' } });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toBe(planned.stdout.replace(/Saved the plan to .*\n$/, ''));
+    }
+    const notAPlan = await runCli(['show', path.join(m, 'a.yaml')]);
+    expect(notAPlan.code).toBe(1);
+    expect(notAPlan.stderr.trim()).toMatch(/^error: .*a\.yaml: not a saved lockstep plan \(.*\)$/);
+  });
+
   it('reports a failed apply and converges when run again', async () => {
     const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
     cluster.server.injectFault({ method: 'POST', path: /^auth\/ldap\/groups\//, status: 500, times: 100, errors: ['storage exploded'] });
