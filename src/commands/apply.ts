@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { runChanges } from '../apply/applier.js';
 import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
-import { readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
+import { locateManifests, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags } from './common-options.js';
@@ -32,7 +32,7 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
 
 async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, output: Output): Promise<number> {
   const saved = await savedPlanArgument(args);
-  const paths = saved ? saved.manifestPaths : args;
+  const paths = saved ? await locateManifests(saved, process.cwd()) : args;
   const prune = saved ? saved.options.prune : flags.prune === true;
   const planFlags = saved
     ? { syncSecrets: saved.options.syncSecrets, allowUnreachablePrimary: saved.options.allowUnreachablePrimary, force: saved.options.force }

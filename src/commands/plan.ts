@@ -47,6 +47,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
       kind: 'lockstep-plan',
       createdAt: new Date().toISOString(),
       manifestPaths: paths.map((p) => path.resolve(p)),
+      manifestPathsRelative: paths.map((p) => path.relative(process.cwd(), path.resolve(p)) || '.'),
       manifestDigest: manifestDigest(prepared),
       options: { prune, targets: targets.map(String), ...planFlags },
       fingerprints: fingerprintAll(run.observed),

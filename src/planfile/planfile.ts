@@ -1,4 +1,5 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { access, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Address } from '../core/address.js';
 import type { JsonObject } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../core/plan.js';
@@ -14,6 +15,11 @@ export interface SavedPlan {
   createdAt: string;
   /** Absolute manifest paths, as given to `plan`. */
   manifestPaths: string[];
+  /**
+   * The same paths relative to the directory `plan` ran in, for a checkout at another place
+   * (a CI job on another runner). Absent in plans saved by earlier builds.
+   */
+  manifestPathsRelative?: string[];
   /** sha256 over the loaded documents (references unresolved, so no secret enters it). */
   manifestDigest: string;
   options: { prune: boolean; targets: string[]; syncSecrets: boolean; allowUnreachablePrimary: boolean; force: boolean };
@@ -78,4 +84,19 @@ export function staleAddresses(saved: Record<string, string>, now: Record<string
 export function samePlan(a: Plan, b: Plan): boolean {
   const key = (c: Change): JsonObject => JSON.parse(JSON.stringify({ ...c, source: undefined }));
   return JSON.stringify(a.changes.map(key)) === JSON.stringify(b.changes.map(key));
+}
+
+/**
+ * Where the manifests of a saved plan are now: at their absolute paths when they all exist, else
+ * at their relative ones from `cwd` when those all do (the repository checked out elsewhere).
+ * Either way apply then compares the manifests' digest with the plan's, so a different tree
+ * found this way is refused as stale, never applied.
+ */
+export async function locateManifests(saved: SavedPlan, cwd: string): Promise<string[]> {
+  const exist = async (paths: string[]): Promise<boolean> =>
+    (await Promise.all(paths.map((p) => access(p).then(() => true, () => false)))).every(Boolean);
+  if (await exist(saved.manifestPaths)) return saved.manifestPaths;
+  const relative = saved.manifestPathsRelative?.map((p) => path.resolve(cwd, p));
+  if (relative && relative.length === saved.manifestPaths.length && (await exist(relative))) return relative;
+  return saved.manifestPaths;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,26 @@ describe('plan and apply', () => {
     const notAPlan = await runCli(['show', path.join(m, 'a.yaml')]);
     expect(notAPlan.code).toBe(1);
     expect(notAPlan.stderr.trim()).toMatch(/^error: .*a\.yaml: not a saved lockstep plan \(.*\)$/);
+  });
+
+  it('applies a saved plan from a checkout moved elsewhere, and refuses it once a manifest there differs', async () => {
+    const checkout = path.join(dir, 'ci-runner-1');
+    await mkdir(path.join(checkout, 'manifests'), { recursive: true });
+    await writeFile(path.join(checkout, 'manifests', 'a.yaml'), CONFIG);
+    await writeFile(path.join(checkout, 'manifests', 'b.yaml'), USERS);
+    const env = { ...cluster.env, LDAP_BINDPASS: BINDPASS };
+    expect((await runCli(['plan', 'manifests', '--out', 'plan.json'], { env, cwd: checkout })).code).toBe(0);
+    // The merge job checks the repository out at another path.
+    const moved = path.join(dir, 'ci-runner-2');
+    await rename(checkout, moved);
+    await writeFile(path.join(moved, 'manifests', 'b.yaml'), USERS.replace('oncall', 'other'));
+    const stale = await runCli(['apply', 'plan.json'], { env, cwd: moved });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('the saved plan is stale: the manifests changed');
+    await writeFile(path.join(moved, 'manifests', 'b.yaml'), USERS);
+    const ok = await runCli(['apply', 'plan.json'], { env, cwd: moved });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await runCli(['plan', 'manifests', '--detailed-exitcode'], { env, cwd: moved })).code).toBe(0);
   });
 
   it('reports a failed apply and converges when run again', async () => {

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Address } from '../../src/core/address.js';
 import { PLAN_FORMAT_VERSION } from '../../src/core/plan.js';
-import { readSavedPlan, samePlan, staleAddresses, writeSavedPlan, type SavedPlan } from '../../src/planfile/planfile.js';
+import { locateManifests, readSavedPlan, samePlan, staleAddresses, writeSavedPlan, type SavedPlan } from '../../src/planfile/planfile.js';
 import { change, east, plan } from '../core/builders.js';
 
 let dir: string;
@@ -172,5 +172,28 @@ describe('samePlan', () => {
     const b = savedPlan().plan;
     edit(b);
     expect(samePlan(savedPlan().plan, b)).toBe(false);
+  });
+});
+
+describe('locateManifests', () => {
+  const at = (manifestPaths: string[], manifestPathsRelative?: string[]): SavedPlan => ({ ...savedPlan(), manifestPaths, manifestPathsRelative });
+
+  it('takes the absolute paths while they all exist', async () => {
+    const file = path.join(dir, 'a.yaml');
+    await writeFile(file, '');
+    expect(await locateManifests(at([file, dir], ['elsewhere/a.yaml', 'elsewhere']), '/nowhere')).toEqual([file, dir]);
+  });
+
+  it('falls back to the relative paths from the current directory (a checkout elsewhere)', async () => {
+    await mkdir(path.join(dir, 'repo', 'manifests'), { recursive: true });
+    await writeFile(path.join(dir, 'repo', 'manifests', 'a.yaml'), '');
+    const plan = at(['/gone/repo/manifests/a.yaml', '/gone/repo/manifests'], ['manifests/a.yaml', 'manifests']);
+    expect(await locateManifests(plan, path.join(dir, 'repo'))).toEqual([path.join(dir, 'repo', 'manifests', 'a.yaml'), path.join(dir, 'repo', 'manifests')]);
+  });
+
+  it('keeps the absolute paths when neither set is all there, or the plan predates relative paths', async () => {
+    await writeFile(path.join(dir, 'a.yaml'), '');
+    expect(await locateManifests(at(['/gone/a.yaml', '/gone/b.yaml'], ['a.yaml', 'b.yaml']), dir)).toEqual(['/gone/a.yaml', '/gone/b.yaml']);
+    expect(await locateManifests(at(['/gone/a.yaml']), dir)).toEqual(['/gone/a.yaml']);
   });
 });
