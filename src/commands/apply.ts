@@ -10,6 +10,7 @@ import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, typ
 import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
+import { withRequestProgress } from './progress.js';
 import { computePlan, describeError, parseTargets, prepareOrFail, type PlanRun } from './pipeline.js';
 import { renderPlan } from './render-plan.js';
 
@@ -44,7 +45,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
-  const run = await computePlan(prepared, pool, { flags: planFlags, targets });
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets }));
   if (saved) refuseStale(saved, run);
 
   const color = output.color && g.color;

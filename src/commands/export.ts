@@ -10,6 +10,7 @@ import { globalOptions } from './common-options.js';
 import { CliError } from './errors.js';
 import type { Output } from './output.js';
 import { describeError, prepareOrFail } from './pipeline.js';
+import { withRequestProgress } from './progress.js';
 import { implicitClusterOrFail } from './implicit-cluster.js';
 
 interface ExportFlags {
@@ -44,6 +45,19 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
   const pool = new ClusterClientPool(clusters, 16);
+  const files = await withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output));
+  if (flags.out) {
+    await mkdir(flags.out, { recursive: true });
+    for (const f of files) await writeFile(path.join(flags.out, f.name), f.text);
+    output.out(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} to ${flags.out}: ${files.map((f) => f.name).join(', ') || '(nothing to export)'}`);
+  } else {
+    output.out(files.map((f) => f.text).join('---\n'));
+  }
+  return 0;
+}
+
+/** One manifest file per cluster and kind that holds anything, as read from the servers. */
+async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, output: Output): Promise<Array<{ name: string; text: string }>> {
   const secrets = pool.secretTexts();
   const files: Array<{ name: string; text: string }> = [];
   const kinds = await loadKinds();
@@ -63,14 +77,7 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
       files.push({ name: `${cluster.name}-${kebab(kind.kind)}.yaml`, text: `# yaml-language-server: $schema=${schema}\n${HEADER}\n${body}` });
     }
   }
-  if (flags.out) {
-    await mkdir(flags.out, { recursive: true });
-    for (const f of files) await writeFile(path.join(flags.out, f.name), f.text);
-    output.out(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} to ${flags.out}: ${files.map((f) => f.name).join(', ') || '(nothing to export)'}`);
-  } else {
-    output.out(files.map((f) => f.text).join('---\n'));
-  }
-  return 0;
+  return files;
 }
 
 /** `sys/health` says so (answered without a token, with the service's non-200 codes for standbys and secondaries). */

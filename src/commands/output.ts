@@ -7,6 +7,11 @@ export interface Output {
   interactive: boolean;
   /** Reads one line of input (approval). */
   prompt(question: string): Promise<string>;
+  /**
+   * Replaces the transient status line ('' clears it). Absent unless stderr is a terminal: a
+   * status line is for people watching, never for what scripts read.
+   */
+  status?(text: string): void;
 }
 
 export function processOutput(opts: { color?: boolean }): Output {
@@ -16,6 +21,8 @@ export function processOutput(opts: { color?: boolean }): Output {
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
     color: opts.color !== false && !noColorEnv && process.stdout.isTTY === true,
     interactive: process.stdin.isTTY === true,
+    // Carriage return, then erase the line: the status overwrites itself in place.
+    ...(process.stderr.isTTY === true ? { status: (t: string) => process.stderr.write(`\r\u001b[K${t}`) } : {}),
     prompt: async (question) => {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stdout });

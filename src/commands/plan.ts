@@ -8,6 +8,7 @@ import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type Plan
 import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
+import { withRequestProgress } from './progress.js';
 import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
@@ -39,7 +40,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
   const planFlags = planFlagsOf(flags);
-  const run = await computePlan(prepared, pool, { flags: planFlags, targets });
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));
   if (flags.out) {
     await writeSavedPlan(flags.out, {
