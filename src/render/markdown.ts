@@ -22,11 +22,12 @@ export interface MarkdownOptions {
 
 /**
  * One part of the comment: a head that is always shown, then items shown while the comment has
- * room (a prefix of them, so "the first N" stays true), then a line counting the rest.
+ * room, then a line counting the rest. Items keep their order; when room is short the ones of
+ * lowest rank are kept first (a delete before a create), then the earliest.
  */
 interface Section {
   head: string[];
-  items: string[];
+  items: Array<{ text: string; rank: number }>;
   /** Between items: a table row follows its row, a details block stands apart. */
   joiner: '\n' | '\n\n';
   /** The line that stands for `n` items left out. */
@@ -43,35 +44,62 @@ const NOTICE_ROOM = 1_200;
  *
  * With `maxChars`, a plan too long for one comment keeps its heading (the whole summary) and
  * the head of every part, and lists as much as fits, in this order of importance: the table,
- * the destructive changes, the notes, the unmanaged objects, the diffs. Every part that lost
- * items says how many, and a closing line says that the whole plan is in `lockstep plan`.
+ * the destructive changes, the notes, the unmanaged objects, the diffs. Within the table and
+ * the diffs, what a reviewer must not miss comes first: destructive changes, deletes, updates
+ * and steps, then creates. Every part that lost items says how many, and a closing line says
+ * that the whole plan is in `lockstep plan`.
  */
 export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
   const parts = planParts(plan);
-  const render = (shown: (part: Part) => number): string =>
-    DISPLAY_ORDER.map((p) => renderSection(parts[p], shown(p)))
+  const render = (kept: (part: Part) => ReadonlySet<number> | 'all'): string =>
+    DISPLAY_ORDER.map((p) => renderSection(parts[p], kept(p)))
       .filter((t) => t !== '')
       .join('\n\n');
-  const full = render((p) => parts[p].items.length);
+  const full = render(() => 'all');
   const limit = opts.maxChars ?? 0;
   if (limit <= 0 || full.length <= limit) return full;
 
-  // Heads are always shown; then items, in order of importance, while they fit.
-  const shown = new Map<Part, number>();
+  // Heads are always shown; then items, part by part in order of importance, while they fit.
+  const kept = new Map<Part, Set<number>>();
   let used = NOTICE_ROOM + DISPLAY_ORDER.reduce((n, p) => n + parts[p].head.join('\n').length + 2, 0);
   for (const p of FILL_ORDER) {
     const { items, joiner } = parts[p];
-    let count = 0;
-    while (count < items.length && used + items[count]!.length + joiner.length <= limit) used += items[count++]!.length + joiner.length;
-    shown.set(p, count);
+    const chosen = new Set<number>();
+    for (const i of byRank(items)) {
+      const cost = items[i]!.text.length + joiner.length;
+      if (used + cost > limit) break;
+      used += cost;
+      chosen.add(i);
+    }
+    kept.set(p, chosen);
   }
   const changes = plan.changes.length;
   const diffs = parts.details.items.length;
   const notice =
     `_This comment is shortened to stay under ${limit.toLocaleString('en-US')} characters: ` +
-    `${shown.get('table')} of ${changes} change${changes === 1 ? '' : 's'} listed, ${shown.get('details')} of ${diffs} diff${diffs === 1 ? '' : 's'} shown. ` +
+    `${kept.get('table')!.size} of ${changes} change${changes === 1 ? '' : 's'} listed, ${kept.get('details')!.size} of ${diffs} diff${diffs === 1 ? '' : 's'} shown, ` +
+    'destructive changes, deletes and updates first. ' +
     'Run `lockstep plan` (text or `--format json`) for the whole plan, or `--comment-limit 0` for an unshortened comment._';
-  return `${render((p) => shown.get(p) ?? 0)}\n\n${notice}`;
+  return `${render((p) => kept.get(p) ?? new Set())}\n\n${notice}`;
+}
+
+/** Item positions, lowest rank first, then in order. */
+function byRank(items: Section['items']): number[] {
+  return items.map((_, i) => i).sort((a, b) => items[a]!.rank - items[b]!.rank || a - b);
+}
+
+/** What a reviewer must see first: destructive changes, then deletes, then updates and steps, then creates. */
+function reviewRank(c: Change): number {
+  if (c.destructive) return 0;
+  switch (c.action) {
+    case 'delete':
+      return 1;
+    case 'update':
+    case 'transition':
+      return 2;
+    case 'create':
+      return 3;
+  }
 }
 
 type Part = 'heading' | 'table' | 'destructive' | 'details' | 'unmanaged' | 'notes';
@@ -97,7 +125,7 @@ function planParts(plan: Plan): Record<Part, Section> {
         ? none
         : {
             head: ['| Action | Address | Changed fields |', '| --- | --- | --- |'],
-            items: plan.changes.map(tableRow),
+            items: plan.changes.map((c) => ({ text: tableRow(c), rank: reviewRank(c) })),
             joiner: '\n',
             more: (k) => `| … | ${k} more change${k === 1 ? '' : 's'} | |`,
           },
@@ -106,13 +134,16 @@ function planParts(plan: Plan): Record<Part, Section> {
         ? none
         : {
             head: [`> :warning: **${n} destructive change${n === 1 ? '' : 's'}** (wipe${s} or orphan${s} data; apply needs \`--allow-destructive\`):`],
-            items: destructive.map((c) => `> - ${code(String(c.address))}`),
+            items: destructive.map((c) => ({ text: `> - ${code(String(c.address))}`, rank: 0 })),
             joiner: '\n',
             more: (k) => `> - … and ${k} more`,
           },
     details: {
       ...none,
-      items: plan.changes.flatMap((c) => renderDetails(c) ?? []),
+      items: plan.changes.flatMap((c) => {
+        const text = renderDetails(c);
+        return text === undefined ? [] : [{ text, rank: reviewRank(c) }];
+      }),
       joiner: '\n\n',
       more: (k) => `_… ${k} more diff${k === 1 ? '' : 's'} not shown._`,
     },
@@ -121,20 +152,29 @@ function planParts(plan: Plan): Record<Part, Section> {
         ? none
         : {
             head: ['**Unmanaged** (not in any manifest; use `--prune` or `prune: true` to delete):', ''],
-            items: plan.unmanaged.map((u) => `- ${code(String(u.address))}`),
+            items: plan.unmanaged.map((u) => ({ text: `- ${code(String(u.address))}`, rank: 0 })),
             joiner: '\n',
             more: (k) => `- … and ${k} more`,
           },
-    notes: plan.notes.length === 0 ? none : { head: ['**Notes**', ''], items: plan.notes.map(renderNote), joiner: '\n', more: (k) => `- … and ${k} more` },
+    notes:
+      plan.notes.length === 0
+        ? none
+        : {
+            head: ['**Notes**', ''],
+            // Warnings before the informational notes.
+            items: plan.notes.map((n) => ({ text: renderNote(n), rank: n.severity === 'warning' ? 0 : 1 })),
+            joiner: '\n',
+            more: (k) => `- … and ${k} more`,
+          },
   };
 }
 
-/** The head, the first `shown` items, and the line for the rest; '' for a part with nothing. */
-function renderSection(section: Section, shown: number): string {
-  const left = section.items.length - shown;
-  const body = section.items.slice(0, shown).join(section.joiner);
+/** The head, the kept items in their order, and the line for the rest; '' for a part with nothing. */
+function renderSection(section: Section, kept: ReadonlySet<number> | 'all'): string {
+  const shown = kept === 'all' ? section.items : section.items.filter((_, i) => kept.has(i));
+  const left = section.items.length - shown.length;
   const lines = [...section.head];
-  if (body) lines.push(body);
+  if (shown.length > 0) lines.push(shown.map((item) => item.text).join(section.joiner));
   if (left > 0) lines.push(section.more(left));
   return lines.join(section.joiner);
 }

@@ -217,7 +217,9 @@ describe('markdown for pull requests', () => {
     const comment = short.stdout.trimEnd();
     expect(comment.length).toBeLessThanOrEqual(60_000);
     expect(comment.split('\n')[0]).toBe('### lockstep plan: 1503 to add, 1 to change, 0 to delete');
-    expect(comment).toMatch(/_This comment is shortened to stay under 60,000 characters: \d+ of 1504 changes listed, \d+ of 1504 diffs shown\./);
+    expect(comment).toMatch(/_This comment is shortened to stay under 60,000 characters: \d+ of 1504 changes listed, \d+ of 1504 diffs shown, destructive changes, deletes and updates first\./);
+    // The config's update gets its diff before any of the 1,503 creates.
+    expect(comment).toContain('<summary><code>~ default:auth/ldap/config</code></summary>');
 
     const full = await cli(['plan', m, '--format', 'markdown', '--comment-limit', '0']);
     expect(full.code).toBe(0);

@@ -51,13 +51,15 @@ describe('markdown comment limit', () => {
 
     const listed = md.split('\n').filter((l) => /^\| (create|delete)/.test(l)).length;
     const diffs = md.match(/<details>/g)?.length ?? 0;
-    expect(listed).toBeGreaterThan(0);
-    // The rows shown are the first ones, and the table says how many it left out.
+    // Every destructive delete is listed before any create gets room; then the first creates.
+    expect(md.split('\n').filter((l) => l.startsWith('| delete (prune, destructive) |'))).toHaveLength(400);
+    expect(listed).toBeGreaterThan(400);
     expect(md).toContain('| create | `east:auth/ldap/users/u00000` |');
     expect(md).toContain(`| … | ${3400 - listed} more changes | |`);
     expect(md).toContain(`_… ${3400 - diffs} more diffs not shown._`);
     expect(md.trimEnd().split('\n').at(-1)).toBe(
-      `_This comment is shortened to stay under 60,000 characters: ${listed} of 3400 changes listed, ${diffs} of 3400 diffs shown. ` +
+      `_This comment is shortened to stay under 60,000 characters: ${listed} of 3400 changes listed, ${diffs} of 3400 diffs shown, ` +
+        'destructive changes, deletes and updates first. ' +
         'Run `lockstep plan` (text or `--format json`) for the whole plan, or `--comment-limit 0` for an unshortened comment._',
     );
   });
@@ -73,6 +75,23 @@ describe('markdown comment limit', () => {
     expect(md).toContain('- :warning: warning: `east:auth/ldap/users/u00049`: note 49');
     expect(md).toContain('- `east:auth/ldap/groups/g299`');
     expect(md).toMatch(/_… \d+ more diffs not shown\._/);
+  });
+
+  it('shows the diffs of updates before those of creates, in plan order', () => {
+    const creates = bigPlan(400, 0).changes;
+    const update = change({
+      address: new Address('east', 'auth/ldap/config'),
+      resourceType: 'ldap.config',
+      action: 'update',
+      before: { url: 'ldap://old.example.com' },
+      after: { url: 'ldap://new.example.com' },
+      changedFields: ['url'],
+    });
+    const md = renderPlanMarkdown({ ...bigPlan(0, 0), changes: [...creates, update], unmanaged: [], notes: [] }, { maxChars: 40_000 });
+    expect(md).toContain('- url: "ldap://old.example.com"\n+ url: "ldap://new.example.com"');
+    const summaries = md.match(/<summary>.*<\/summary>/g)!;
+    expect(summaries.at(-1)).toBe('<summary><code>~ east:auth/ldap/config</code></summary>');
+    expect(summaries.length).toBeLessThan(401);
   });
 
   it('never goes over the limit, whatever the limit', () => {
