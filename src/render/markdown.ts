@@ -22,17 +22,25 @@ export interface MarkdownOptions {
 
 /**
  * One part of the comment: a head that is always shown, then items shown while the comment has
- * room, then a line counting the rest. Items keep their order; when room is short the ones of
- * lowest rank are kept first (a delete before a create), then the earliest.
+ * room, then a line counting the rest. Items are shown in their order; when room is short, the
+ * comment keeps the items of lowest `priority` first, across all parts (see PRIORITY).
  */
 interface Section {
   head: string[];
-  items: Array<{ text: string; rank: number }>;
+  items: Array<{ text: string; priority: number }>;
   /** Between items: a table row follows its row, a details block stands apart. */
   joiner: '\n' | '\n\n';
   /** The line that stands for `n` items left out. */
   more: (n: number) => string;
 }
+
+/**
+ * What a shortened comment keeps first: what a reviewer must not miss (destructive changes,
+ * deletes and updates in the table, the destructive call-out, warnings), then their diffs, then
+ * the other notes, the creates, the unmanaged objects, and last the diffs of creates. A
+ * thousand new users cannot hide one changed config.
+ */
+const PRIORITY = { mustSee: 0, mustSeeDiff: 1, info: 2, create: 3, unmanaged: 4, createDiff: 5 } as const;
 
 /** Room kept for the "… more" lines and the closing notice, which are written last. */
 const NOTICE_ROOM = 1_200;
@@ -43,11 +51,9 @@ const NOTICE_ROOM = 1_200;
  * unmanaged objects and the notes. No trailing newline.
  *
  * With `maxChars`, a plan too long for one comment keeps its heading (the whole summary) and
- * the head of every part, and lists as much as fits, in this order of importance: the table,
- * the destructive changes, the notes, the unmanaged objects, the diffs. Within the table and
- * the diffs, what a reviewer must not miss comes first: destructive changes, deletes, updates
- * and steps, then creates. Every part that lost items says how many, and a closing line says
- * that the whole plan is in `lockstep plan`.
+ * the head of every part, and as many items as fit, most important first (PRIORITY). Every part
+ * that lost items says how many, and a closing line says that the whole plan is in
+ * `lockstep plan`.
  */
 export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
   const parts = planParts(plan);
@@ -59,20 +65,8 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const limit = opts.maxChars ?? 0;
   if (limit <= 0 || full.length <= limit) return full;
 
-  // Heads are always shown; then items, part by part in order of importance, while they fit.
-  const kept = new Map<Part, Set<number>>();
-  let used = NOTICE_ROOM + DISPLAY_ORDER.reduce((n, p) => n + parts[p].head.join('\n').length + 2, 0);
-  for (const p of FILL_ORDER) {
-    const { items, joiner } = parts[p];
-    const chosen = new Set<number>();
-    for (const i of byRank(items)) {
-      const cost = items[i]!.text.length + joiner.length;
-      if (used + cost > limit) break;
-      used += cost;
-      chosen.add(i);
-    }
-    kept.set(p, chosen);
-  }
+  const heads = DISPLAY_ORDER.reduce((n, p) => n + parts[p].head.join('\n').length + 2, 0);
+  const kept = keepWithin(parts, limit - NOTICE_ROOM - heads);
   const changes = plan.changes.length;
   const diffs = parts.details.items.length;
   const notice =
@@ -80,32 +74,41 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     `${kept.get('table')!.size} of ${changes} change${changes === 1 ? '' : 's'} listed, ${kept.get('details')!.size} of ${diffs} diff${diffs === 1 ? '' : 's'} shown, ` +
     'destructive changes, deletes and updates first. ' +
     'Run `lockstep plan` (text or `--format json`) for the whole plan, or `--comment-limit 0` for an unshortened comment._';
-  return `${render((p) => kept.get(p) ?? new Set())}\n\n${notice}`;
+  return `${render((p) => kept.get(p)!)}\n\n${notice}`;
 }
 
-/** Item positions, lowest rank first, then in order. */
-function byRank(items: Section['items']): number[] {
-  return items.map((_, i) => i).sort((a, b) => items[a]!.rank - items[b]!.rank || a - b);
-}
-
-/** What a reviewer must see first: destructive changes, then deletes, then updates and steps, then creates. */
-function reviewRank(c: Change): number {
-  if (c.destructive) return 0;
-  switch (c.action) {
-    case 'delete':
-      return 1;
-    case 'update':
-    case 'transition':
-      return 2;
-    case 'create':
-      return 3;
+/**
+ * The items each part keeps within `room` characters: lowest priority first, then in display
+ * order. An item that does not fit ends what its part takes at that priority, so a part shows
+ * an unbroken run of its items of each priority.
+ */
+function keepWithin(parts: Record<Part, Section>, room: number): Map<Part, Set<number>> {
+  const candidates = DISPLAY_ORDER.flatMap((part, order) => parts[part].items.map((item, index) => ({ part, order, index, priority: item.priority })));
+  candidates.sort((a, b) => a.priority - b.priority || a.order - b.order || a.index - b.index);
+  const kept = new Map<Part, Set<number>>(DISPLAY_ORDER.map((p) => [p, new Set<number>()]));
+  const closed = new Set<string>();
+  let used = 0;
+  for (const c of candidates) {
+    const run = `${c.part}/${c.priority}`;
+    if (closed.has(run)) continue;
+    const cost = parts[c.part].items[c.index]!.text.length + parts[c.part].joiner.length;
+    if (used + cost > room) {
+      closed.add(run);
+      continue;
+    }
+    used += cost;
+    kept.get(c.part)!.add(c.index);
   }
+  return kept;
+}
+
+/** Anything but a plain create: it changes or removes what exists. */
+function mustSee(c: Change): boolean {
+  return c.destructive || c.action !== 'create';
 }
 
 type Part = 'heading' | 'table' | 'destructive' | 'details' | 'unmanaged' | 'notes';
 const DISPLAY_ORDER: readonly Part[] = ['heading', 'table', 'destructive', 'details', 'unmanaged', 'notes'];
-/** What keeps its items when room is short, most important first (the heading has none). */
-const FILL_ORDER: readonly Part[] = ['table', 'destructive', 'notes', 'unmanaged', 'details'];
 
 function planParts(plan: Plan): Record<Part, Section> {
   const none: Section = { head: [], items: [], joiner: '\n', more: () => '' };
@@ -125,7 +128,7 @@ function planParts(plan: Plan): Record<Part, Section> {
         ? none
         : {
             head: ['| Action | Address | Changed fields |', '| --- | --- | --- |'],
-            items: plan.changes.map((c) => ({ text: tableRow(c), rank: reviewRank(c) })),
+            items: plan.changes.map((c) => ({ text: tableRow(c), priority: mustSee(c) ? PRIORITY.mustSee : PRIORITY.create })),
             joiner: '\n',
             more: (k) => `| … | ${k} more change${k === 1 ? '' : 's'} | |`,
           },
@@ -134,7 +137,7 @@ function planParts(plan: Plan): Record<Part, Section> {
         ? none
         : {
             head: [`> :warning: **${n} destructive change${n === 1 ? '' : 's'}** (wipe${s} or orphan${s} data; apply needs \`--allow-destructive\`):`],
-            items: destructive.map((c) => ({ text: `> - ${code(String(c.address))}`, rank: 0 })),
+            items: destructive.map((c) => ({ text: `> - ${code(String(c.address))}`, priority: PRIORITY.mustSee })),
             joiner: '\n',
             more: (k) => `> - … and ${k} more`,
           },
@@ -142,7 +145,7 @@ function planParts(plan: Plan): Record<Part, Section> {
       ...none,
       items: plan.changes.flatMap((c) => {
         const text = renderDetails(c);
-        return text === undefined ? [] : [{ text, rank: reviewRank(c) }];
+        return text === undefined ? [] : [{ text, priority: mustSee(c) ? PRIORITY.mustSeeDiff : PRIORITY.createDiff }];
       }),
       joiner: '\n\n',
       more: (k) => `_… ${k} more diff${k === 1 ? '' : 's'} not shown._`,
@@ -152,7 +155,7 @@ function planParts(plan: Plan): Record<Part, Section> {
         ? none
         : {
             head: ['**Unmanaged** (not in any manifest; use `--prune` or `prune: true` to delete):', ''],
-            items: plan.unmanaged.map((u) => ({ text: `- ${code(String(u.address))}`, rank: 0 })),
+            items: plan.unmanaged.map((u) => ({ text: `- ${code(String(u.address))}`, priority: PRIORITY.unmanaged })),
             joiner: '\n',
             more: (k) => `- … and ${k} more`,
           },
@@ -161,8 +164,7 @@ function planParts(plan: Plan): Record<Part, Section> {
         ? none
         : {
             head: ['**Notes**', ''],
-            // Warnings before the informational notes.
-            items: plan.notes.map((n) => ({ text: renderNote(n), rank: n.severity === 'warning' ? 0 : 1 })),
+            items: plan.notes.map((n) => ({ text: renderNote(n), priority: n.severity === 'warning' ? PRIORITY.mustSee : PRIORITY.info })),
             joiner: '\n',
             more: (k) => `- … and ${k} more`,
           },
