@@ -93,7 +93,7 @@ class HttpClient implements HttpClusterClient {
     }
     this.#token = target.token;
     this.#limiter = opts.limiter;
-    this.#endpoint = createEndpoint(url, target, opts.limiter.size);
+    this.#endpoint = createEndpoint(url, target);
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = opts.retries ?? DEFAULT_RETRIES;
     this.#userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;

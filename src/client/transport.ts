@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
+import { createKeepAliveAgent } from './keep-alive-agent.js';
 
 /** One answer as received: status, headers and the body text. */
 export interface RawResponse {
@@ -29,20 +30,13 @@ export interface Endpoint {
 }
 
 /**
- * A keep-alive endpoint for one base URL. One Agent per client, never per request: sockets are
- * reused across requests, and `maxSockets` matches the limiter so no request waits on a socket
- * while holding a slot.
+ * A keep-alive endpoint for one base URL. One agent per client, never per request: sockets are
+ * reused across requests. The agent opens a socket whenever none is idle: the client's limiter
+ * bounds requests in flight, and so the sockets (see keep-alive-agent.ts).
  */
-export function createEndpoint(
-  baseUrl: URL,
-  tls: { caCert?: string; insecureSkipVerify: boolean },
-  maxSockets: number,
-): Endpoint {
+export function createEndpoint(baseUrl: URL, tls: { caCert?: string; insecureSkipVerify: boolean }): Endpoint {
   const secure = baseUrl.protocol === 'https:';
-  const agentOptions = { keepAlive: true, maxSockets, scheduling: 'lifo' as const };
-  const agent = secure
-    ? new https.Agent({ ...agentOptions, ca: tls.caCert, rejectUnauthorized: !tls.insecureSkipVerify })
-    : new http.Agent(agentOptions);
+  const agent = createKeepAliveAgent(secure ? { ca: tls.caCert, rejectUnauthorized: !tls.insecureSkipVerify } : undefined);
   // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
   const hostname = baseUrl.hostname.replace(/^\[(.*)\]$/, '$1');
   // URL drops the scheme's default port, so `port` is set only when the Host header needs it.
