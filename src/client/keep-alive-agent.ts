@@ -23,8 +23,8 @@ type AgentClass = new (...args: any[]) => http.Agent;
  * request, or connects a new one. Node's own Agent also queues requests per host and option set,
  * caps sockets, names a pool per option set and resets async context on every reuse; a client
  * here has one endpoint per agent and a limiter that already bounds requests in flight to the
- * socket count, so that bookkeeping bought nothing and cost about a fifth of the client's CPU on
- * a large plan (see the README's Benchmarks).
+ * socket count, so that bookkeeping bought nothing and cost about a fifth of the CPU it takes to
+ * send a request (5 to 10% of a whole plan's; see the README's Benchmarks).
  *
  * It uses the interface proxy agents are built on: ClientRequest calls `addRequest`, the agent
  * gives the request a socket (`onSocket`), and the socket emits 'free' once its exchange ended
