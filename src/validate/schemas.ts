@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { Options, ValidateFunction } from 'ajv';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 
-/** `schemas/` at the package root: the same place from `src/validate` and `dist/validate`. */
-export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+/** `schemas/` at the package root. */
+export const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'schemas') + path.sep;
 
 /**
- * Where the build puts validators compiled ahead of time (`precompile-schemas.ts`): the same
- * place from `src/validate` and `dist/validate`, so tests run from source use them too.
+ * Where the build puts validators compiled ahead of time (`precompile-schemas.ts`), found from
+ * wherever this code runs, so tests run from source use them too.
  */
-export const PRECOMPILED_DIR = fileURLToPath(new URL('../../dist/validate/precompiled/', import.meta.url));
+export const PRECOMPILED_DIR = path.join(PACKAGE_ROOT, 'dist', 'validate', 'precompiled') + path.sep;
 
 // strict: false lets the schemas carry editor keywords (description, x-message);
 // verbose: true gives each error its parentSchema, where x-message lives.
