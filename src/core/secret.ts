@@ -40,14 +40,29 @@ export function isSecret(v: unknown): v is Secret {
   return v instanceof Secret;
 }
 
-/** Deep copy of a value with every Secret replaced by its text, for a request body only. */
+/**
+ * `value` with every Secret replaced by its text, for a request body only. Copies only the
+ * arrays and objects on the way to a Secret and never changes `value`; a value without
+ * secrets (most request bodies) comes back as it is, so treat the result as read-only.
+ */
 export function revealDeep<T>(value: T): unknown {
   if (value instanceof Secret) return value.reveal();
-  if (Array.isArray(value)) return value.map(revealDeep);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealDeep(v)]));
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const revealed = revealDeep(item);
+      if (revealed !== item) (copy ??= [...value])[i] = revealed;
+    });
+    return copy ?? value;
   }
-  return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    const revealed = revealDeep(item);
+    if (revealed !== item) (copy ??= { ...value })[key] = revealed;
+  }
+  return copy ?? value;
 }
 
 /** Collects the texts of every Secret in a value (used to scrub error messages). */

@@ -46,6 +46,18 @@ describe('revealDeep', () => {
     expect(isSecret(input.list[0])).toBe(true);
   });
 
+  it('copies only what leads to a Secret: the rest is shared, and a value without one comes back as is', () => {
+    const plain = { policies: 'a,b', groups: ['g1'] };
+    expect(revealDeep(plain)).toBe(plain);
+    const input = { plain, sealed: { pin: secret() }, list: [plain, secret()] };
+    const out = revealDeep(input) as typeof input;
+    expect(out).not.toBe(input);
+    expect(out.plain).toBe(plain);
+    expect(out.sealed).toEqual({ pin: CANARY });
+    expect(out.list).toEqual([plain, CANARY]);
+    expect(out.list[0]).toBe(plain);
+  });
+
   it('passes primitives through', () => {
     expect(revealDeep('x')).toBe('x');
     expect(revealDeep(3)).toBe(3);
