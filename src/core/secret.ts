@@ -56,11 +56,11 @@ export function revealDeep<T>(value: T): unknown {
     });
     return copy ?? value;
   }
+  const fields = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    const revealed = revealDeep(item);
-    if (revealed !== item) (copy ??= { ...value })[key] = revealed;
+  for (const key of Object.keys(fields)) {
+    const revealed = revealDeep(fields[key]);
+    if (revealed !== fields[key]) (copy ??= { ...fields })[key] = revealed;
   }
   return copy ?? value;
 }
