@@ -118,6 +118,11 @@ for (const users of SIZES) {
     requests: med((r) => r[cmd].requests),
     floor: med((r) => r[`${cmd}Floor`]),
     floorOwn: med((r) => r[`${cmd}FloorOwn`].wallMs),
+    // Each run's own ratio, then their median: a run's CLI and floors meet the same minute of a
+    // machine whose speed drifts, where the medians of the columns may come from different runs.
+    ratio: med((r) => r[cmd].wallMs / r[`${cmd}Floor`]),
+    ratioOwn: med((r) => r[cmd].wallMs / r[`${cmd}FloorOwn`].wallMs),
+    ratioOwnRange: [Math.min, Math.max].map((pick) => pick(...runs.map((r) => r[cmd].wallMs / r[`${cmd}FloorOwn`].wallMs))),
     cpu: {
       cli: med((r) => r[cmd].cpuMs),
       cliServer: med((r) => r[cmd].serverCpuMs),
@@ -133,16 +138,20 @@ for (const users of SIZES) {
 const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
 console.log(`lockstep bench: LDAP users + ${GROUPS} groups against lockstep serve (in memory), concurrency ${CONCURRENCY}, medians of ${REPEATS} runs`);
 // Two floors: in this process, next to the server (client and server share one core), and from a
-// process of its own, as the CLI runs (start-up excluded).
+// process of its own, as the CLI runs (start-up excluded). Each ratio is the median of the runs'
+// ratios (see summary), so it may differ a little from the two medians beside it divided.
 console.log('command  users   resources  wall      floor     ratio  own floor  ratio  req/resource  peak RSS');
 for (const r of rows) {
   for (const name of ['plan', 'apply']) {
     const m = r[name];
     console.log(
-      `${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(m.floor).padEnd(9)} ${(m.wallMs / m.floor).toFixed(2).padEnd(6)} ${f(m.floorOwn).padEnd(10)} ${(m.wallMs / m.floorOwn).toFixed(2).padEnd(6)} ${(m.requests / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
+      `${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(m.floor).padEnd(9)} ${m.ratio.toFixed(2).padEnd(6)} ${f(m.floorOwn).padEnd(10)} ${m.ratioOwn.toFixed(2).padEnd(6)} ${(m.requests / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
     );
   }
 }
+console.log(
+  `own-process ratio, lowest and highest of the runs: ${rows.flatMap((r) => ['plan', 'apply'].map((n) => `${n} ${r.users} ${r[n].ratioOwnRange.map((x) => x.toFixed(2)).join('-')}`)).join(', ')}`,
+);
 console.log(`CLI start-up (lockstep --version, median of 5): ${f(startupMs)}, included in every wall time above`);
 // Where the time goes: the CLI (or the own-process floor) and the server run side by side, and
 // when both are busy the wall time follows their CPU time summed over the machine's cores.
