@@ -10,7 +10,7 @@
  * The other modules of `dist/` stay as tsc wrote them (the server's `dist/server/index.js`
  * for other programs, the precompiled schemas); only the CLI's entry is replaced.
  */
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'rolldown';
 import { PACKAGE_ROOT } from '../core/package-root.js';
@@ -41,6 +41,8 @@ export async function bundleCli(): Promise<void> {
       chunkFileNames: `${CHUNK_DIR}/[name]-[hash].js`,
     },
   });
+  // It starts with `#!/usr/bin/env node`: `./dist/cli.js` runs as it is, as npm's bin link does.
+  chmodSync(path.join(DIST, 'cli.js'), 0o755);
 }
 
 /** `ajv/dist/x.js` or `@aws-sdk/client-kms`: a package, not a path, a `node:` module or a `#` import. */

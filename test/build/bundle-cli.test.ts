@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_DIR } from '../../src/build/bundle-cli.js';
@@ -20,6 +20,11 @@ describe('the bundled CLI', () => {
     const outside = imports.filter((s) => !s.startsWith('node:') && !s.startsWith(`./${CHUNK_DIR}/`));
     expect(outside).toEqual([]);
     for (const s of imports.filter((i) => i.startsWith('./'))) expect(existsSync(path.join(ROOT, 'dist', s))).toBe(true);
+  });
+
+  it('is executable, as its first line says', () => {
+    expect(readFileSync(entry, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(statSync(entry).mode & 0o111).toBe(0o111);
   });
 
   it('keeps what loads on demand out of the entry: the kinds and the server are chunks', () => {
