@@ -2,7 +2,8 @@
 // embedded server, each next to a floor measured in the same run against the same server: the
 // same number of plain keep-alive GETs (for plan) and POSTs (for apply) at the same concurrency,
 // sent from this process (next to the server) and from a process of its own (as the CLI runs).
-// Each size runs BENCH_REPEATS times (default 5), the CLI and its floors interleaved so that they
+// Each size runs BENCH_REPEATS times (default 9 up to 2,000 users, where a run takes seconds and
+// the machine's drift weighs most, else 5), the CLI and its floors interleaved so that they
 // meet the same machine; the table gives medians.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, objectPaths, TOKEN } fr
 
 const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
+const repeatsFor = (users) => Number(process.env.BENCH_REPEATS ?? (users <= 2000 ? 9 : 5));
 
 function manifests(users, mount) {
   const groups = Array.from({ length: GROUPS }, (_, i) => `  g${i}: { policies: [p${i % 50}, shared] }`).join('\n');
@@ -92,7 +93,8 @@ for (const users of SIZES) {
   await floor(baseUrl, 'GET', objectPaths(users, warm));
 
   const runs = [];
-  for (let rep = 0; rep < REPEATS; rep++) {
+  const repeats = repeatsFor(users);
+  for (let rep = 0; rep < repeats; rep++) {
     // Every repetition applies to a mount of its own, so each apply creates every object.
     const mount = `bench-${rep}`;
     const file = path.join(dir, `ldap-${rep}.yaml`);
@@ -130,13 +132,13 @@ for (const users of SIZES) {
       floorServer: med((r) => r[`${cmd}FloorOwn`].serverCpuMs),
     },
   });
-  rows.push({ users, resources, plan: summary('plan'), apply: summary('apply') });
+  rows.push({ users, resources, repeats, plan: summary('plan'), apply: summary('apply') });
   await server.close();
   await rm(dir, { recursive: true, force: true });
 }
 
 const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
-console.log(`lockstep bench: LDAP users + ${GROUPS} groups against lockstep serve (in memory), concurrency ${CONCURRENCY}, medians of ${REPEATS} runs`);
+console.log(`lockstep bench: LDAP users + ${GROUPS} groups against lockstep serve (in memory), concurrency ${CONCURRENCY}, medians of ${rows.map((r) => `${r.repeats} runs (${r.users} users)`).join(', ')}`);
 // Two floors: in this process, next to the server (client and server share one core), and from a
 // process of its own, as the CLI runs (start-up excluded). Each ratio is the median of the runs'
 // ratios (see summary), so it may differ a little from the two medians beside it divided.
