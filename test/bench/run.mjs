@@ -114,24 +114,27 @@ for (const users of SIZES) {
     runs.push({ apply, applyFloor, applyFloorOwn, plan, planFloor, planFloorOwn });
   }
   const med = (pick) => median(runs.map(pick));
-  const summary = (cmd) => ({
-    wallMs: med((r) => r[cmd].wallMs),
-    maxRssKb: Math.max(...runs.map((r) => r[cmd].maxRssKb)),
-    requests: med((r) => r[cmd].requests),
-    floor: med((r) => r[`${cmd}Floor`]),
-    floorOwn: med((r) => r[`${cmd}FloorOwn`].wallMs),
-    // Each run's own ratio, then their median: a run's CLI and floors meet the same minute of a
-    // machine whose speed drifts, where the medians of the columns may come from different runs.
-    ratio: med((r) => r[cmd].wallMs / r[`${cmd}Floor`]),
-    ratioOwn: med((r) => r[cmd].wallMs / r[`${cmd}FloorOwn`].wallMs),
-    ratioOwnRange: [Math.min, Math.max].map((pick) => pick(...runs.map((r) => r[cmd].wallMs / r[`${cmd}FloorOwn`].wallMs))),
-    cpu: {
-      cli: med((r) => r[cmd].cpuMs),
-      cliServer: med((r) => r[cmd].serverCpuMs),
-      floor: med((r) => r[`${cmd}FloorOwn`].cpuMs),
-      floorServer: med((r) => r[`${cmd}FloorOwn`].serverCpuMs),
-    },
-  });
+  const summary = (cmd) => {
+    const ownRatios = runs.map((r) => r[cmd].wallMs / r[`${cmd}FloorOwn`].wallMs);
+    return {
+      wallMs: med((r) => r[cmd].wallMs),
+      maxRssKb: Math.max(...runs.map((r) => r[cmd].maxRssKb)),
+      requests: med((r) => r[cmd].requests),
+      floor: med((r) => r[`${cmd}Floor`]),
+      floorOwn: med((r) => r[`${cmd}FloorOwn`].wallMs),
+      // Each run's own ratio, then their median: a run's CLI and floors meet the same minute of a
+      // machine whose speed drifts, where the medians of the columns may come from different runs.
+      ratio: med((r) => r[cmd].wallMs / r[`${cmd}Floor`]),
+      ratioOwn: median(ownRatios),
+      ratioOwnRange: [Math.min(...ownRatios), Math.max(...ownRatios)],
+      cpu: {
+        cli: med((r) => r[cmd].cpuMs),
+        cliServer: med((r) => r[cmd].serverCpuMs),
+        floor: med((r) => r[`${cmd}FloorOwn`].cpuMs),
+        floorServer: med((r) => r[`${cmd}FloorOwn`].serverCpuMs),
+      },
+    };
+  };
   rows.push({ users, resources, repeats, plan: summary('plan'), apply: summary('apply') });
   await server.close();
   await rm(dir, { recursive: true, force: true });
