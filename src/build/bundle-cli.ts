@@ -47,7 +47,7 @@ export async function bundleCli(): Promise<void> {
 
 /** `ajv/dist/x.js` or `@aws-sdk/client-kms`: a package, not a path, a `node:` module or a `#` import. */
 function isBarePackage(id: string): boolean {
-  return !/^(\.|\/|#|node:)/.test(id) && !path.isAbsolute(id);
+  return !/^(\.|#|node:)/.test(id) && !path.isAbsolute(id);
 }
 
 function packageName(id: string): string {
