@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { JsonObject } from '../core/json.js';
 import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secret.js';
@@ -6,7 +6,8 @@ import { ApiError, TransportError } from './errors.js';
 import type { ConcurrencyLimiter } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
 import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
-import { createEndpoint, sendOnce, TIMEOUT_CODE, type Endpoint, type RawResponse } from './transport.js';
+import { BAD_RESPONSE_CODE } from './http1-response.js';
+import { createEndpoint, INVALID_REQUEST_CODE, sendOnce, TIMEOUT_CODE, type Endpoint, type RawResponse } from './transport.js';
 import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions } from './types.js';
 
 export interface ClientOptions {
@@ -109,7 +110,7 @@ class HttpClient implements HttpClusterClient {
   }
 
   close(): void {
-    this.#endpoint.agent.destroy();
+    this.#endpoint.pool.destroy();
   }
 
   // read/list/delete chain with .then rather than async frames: a plan may queue thousands of
@@ -174,7 +175,7 @@ class HttpClient implements HttpClusterClient {
   #onAnswer(call: Call, raw: RawResponse, attempt: number): ApiResponse | Promise<ApiResponse> {
     const accepted = (raw.status >= 200 && raw.status < 300) || (call.opts.okStatuses?.includes(raw.status) ?? false);
     if (!accepted && this.#mayRetry(call, attempt) && isRetryableStatus(raw.status)) {
-      const retryAfter = parseRetryAfter(headerText(raw.headers['retry-after']), this.#backoff.maxRetryAfterMs);
+      const retryAfter = parseRetryAfter(raw.headers['retry-after'], this.#backoff.maxRetryAfterMs);
       return this.#retry(call, attempt, retryAfter ?? backoffDelay(attempt, this.#backoff));
     }
     return this.#answer(call, raw, accepted, attempt + 1);
@@ -266,7 +267,9 @@ class HttpClient implements HttpClusterClient {
   }
 }
 
+/** `404 Not Found`: the reason phrase from Node's table, loaded only when a message needs one. */
 function statusLine(status: number): string {
+  const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
   const text = STATUS_CODES[status];
   return text ? `${status} ${text}` : String(status);
 }
@@ -274,10 +277,6 @@ function statusLine(status: number): string {
 function stripQuery(path: string): string {
   const q = path.indexOf('?');
   return q < 0 ? path : path.slice(0, q);
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** A short reason in plain words; never a stack trace. */
@@ -299,7 +298,10 @@ export function describeTransportFailure(code: string | undefined, message: stri
     case 'ETIMEDOUT':
       return 'connection timed out';
     case TIMEOUT_CODE:
+    case INVALID_REQUEST_CODE:
       return message;
+    case BAD_RESPONSE_CODE:
+      return `the answer is not valid HTTP: ${message}`;
   }
   if (code !== undefined && /CERT|SSL|TLS|EPROTO|ISSUER|SIGNATURE|HOSTNAME/.test(code)) {
     return `TLS failure: ${message} (check caCert, or set insecureSkipVerify for a test server)`;

@@ -1,64 +1,60 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import * as http from 'node:http';
-import * as https from 'node:https';
 import { isIP } from 'node:net';
-import { createKeepAliveAgent } from './keep-alive-agent.js';
+import { ConnectionPool } from './connection-pool.js';
 
-/** One answer as received: status, headers and the body text. */
+export { TIMEOUT_CODE } from './connection-pool.js';
+
+/** One answer as received: status, headers (lower-cased names) and the body text. */
 export interface RawResponse {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: Record<string, string>;
   text: string;
 }
 
-/** Code of the error a request fails with when it gets no full answer in time. */
-export const TIMEOUT_CODE = 'LOCKSTEP_TIMEOUT';
-
-export type RequestFn = (options: https.RequestOptions, callback: (res: http.IncomingMessage) => void) => http.ClientRequest;
+/** Code of the error for a request lockstep refuses to send: a header value or path HTTP cannot carry. */
+export const INVALID_REQUEST_CODE = 'ERR_INVALID_CHAR';
 
 export interface Endpoint {
-  request: RequestFn;
-  agent: http.Agent;
-  hostname: string;
-  port: number;
+  pool: ConnectionPool;
   /** Path of the base URL, e.g. `/v1` (no trailing slash). */
   basePath: string;
-  /** TLS server name (SNI): the host name, '' for an IP address or plain HTTP. Worked out once. */
-  servername: string;
-  /** The Host header, as Node would write it (port only when not the scheme's default). */
+  /** The Host header: the port only when not the scheme's default. */
   hostHeader: string;
 }
 
 /**
- * A keep-alive endpoint for one base URL. One agent per client, never per request: sockets are
- * reused across requests. The agent opens a socket whenever none is idle: the client's limiter
- * bounds requests in flight, and so the sockets (see keep-alive-agent.ts).
+ * A keep-alive endpoint for one base URL. One pool per client, never per request: connections
+ * are reused across requests, and the client's limiter bounds them (see connection-pool.ts).
  */
-export function createEndpoint(baseUrl: URL, tls: { caCert?: string; insecureSkipVerify: boolean }): Endpoint {
+export function createEndpoint(baseUrl: URL, trust: { caCert?: string; insecureSkipVerify: boolean }): Endpoint {
   const secure = baseUrl.protocol === 'https:';
-  const agent = createKeepAliveAgent(secure ? { ca: tls.caCert, rejectUnauthorized: !tls.insecureSkipVerify } : undefined);
   // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
-  const hostname = baseUrl.hostname.replace(/^\[(.*)\]$/, '$1');
-  // URL drops the scheme's default port, so `port` is set only when the Host header needs it.
-  const hostHeader = baseUrl.hostname + (baseUrl.port ? `:${baseUrl.port}` : '');
-  return {
-    hostHeader,
-    request: secure ? https.request : http.request,
-    agent,
-    hostname,
+  const host = baseUrl.hostname.replace(/^\[(.*)\]$/, '$1');
+  const pool = new ConnectionPool({
+    host,
+    // URL drops the scheme's default port.
     port: baseUrl.port ? Number(baseUrl.port) : secure ? 443 : 80,
+    tls: secure ? { ca: trust.caCert, rejectUnauthorized: !trust.insecureSkipVerify, servername: isIP(host) === 0 ? host : '' } : undefined,
+  });
+  return {
+    pool,
+    hostHeader: baseUrl.hostname + (baseUrl.port ? `:${baseUrl.port}` : ''),
     basePath: baseUrl.pathname.replace(/\/+$/, ''),
-    servername: secure && isIP(hostname) === 0 ? hostname : '',
   };
 }
 
+// What a request line's target and a header's value may hold: visible ASCII (and, in a value,
+// spaces and tabs). Anything else, a line break above all, would change the request's meaning.
+const TARGET = /^[\x21-\x7e]+$/;
+const VALUE = /^[\t\x20-\x7e]*$/;
+
 /**
- * Sends one request and reads the whole answer. Rejects with Node's error (it has a `code`), or
- * with code TIMEOUT_CODE when the full answer takes longer than `timeoutMs`.
+ * Sends one request and reads the whole answer. Rejects with the socket's error (it has a
+ * `code`), with code TIMEOUT_CODE when the full answer takes longer than `timeoutMs`, or
+ * INVALID_REQUEST_CODE, before sending, when a header value or the path holds a character HTTP
+ * does not allow (the message names the header, never its value).
  *
- * `headers` is a raw list (name, value, name, value, ...) and must include Host: Node then writes
- * it as given (still validating every name and value) instead of building and checking a header
- * map per request, a measurable share of a request's cost when a plan sends thousands.
+ * `headers` is a flat list (name, value, name, value, ...) and must include Host. `payload` is
+ * sent as UTF-8 with the Content-Length the caller put in `headers`.
  */
 export function sendOnce(
   endpoint: Endpoint,
@@ -68,41 +64,20 @@ export function sendOnce(
   payload: string | undefined,
   timeoutMs: number,
 ): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const fail = (err: Error): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.destroy();
-      reject(err);
-    };
-    const req = endpoint.request(
-      { hostname: endpoint.hostname, port: endpoint.port, servername: endpoint.servername, path, method, headers, agent: endpoint.agent },
-      (res) => {
-        // Bytes first, decoded once at the end: a character split across chunks stays whole.
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-        });
-        res.on('end', () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-          // The header map, not a getter over `res`: a getter would keep the whole response (its
-          // socket and parser) alive as long as the answer, which made garbage collection slower.
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
-        });
-        // Also how a connection closed in the middle of the body shows (ECONNRESET "aborted").
-        res.on('error', fail);
-      },
-    );
-    // A timer for the whole exchange (connect, send, wait, read), not only socket idleness.
-    const timer = setTimeout(() => fail(withCode(new Error(`timed out after ${timeoutMs}ms`), TIMEOUT_CODE)), timeoutMs);
-    req.on('error', fail);
-    req.end(payload);
-  });
+  if (!TARGET.test(path)) return Promise.reject(withCode(new Error('the request path holds a character HTTP does not allow'), INVALID_REQUEST_CODE));
+  let head = `${method} ${path} HTTP/1.1\r\n`;
+  for (let i = 0; i < headers.length; i += 2) {
+    const value = headers[i + 1]!;
+    if (!VALUE.test(value)) {
+      return Promise.reject(withCode(new Error(`request header ${headers[i]} holds a character HTTP does not allow`), INVALID_REQUEST_CODE));
+    }
+    head += `${headers[i]}: ${value}\r\n`;
+  }
+  head += '\r\n';
+  return endpoint.pool.exchange(payload === undefined ? head : head + payload, payload === undefined, timeoutMs).then(
+    // Bytes first, decoded once at the end: a character split across reads stays whole.
+    (res) => ({ status: res.status, headers: res.headers, text: res.body.toString('utf8') }),
+  );
 }
 
 function withCode(err: Error, code: string): Error {

@@ -106,12 +106,14 @@ for (const users of SIZES) {
     // (re-writing the applied ones would cost the server less).
     const applyFloor = await floor(baseUrl, 'POST', objectPaths(users, await freshMount(baseUrl, `floor-here-${rep}`)), bodyOf);
     const applyFloorOwn = await measureProcess('./floor-process.mjs', [baseUrl, 'POST', String(users), await freshMount(baseUrl, `floor-own-${rep}`)], {});
+    const applyFloorPool = await measureProcess('./floor-process.mjs', [baseUrl, 'POST', String(users), await freshMount(baseUrl, `floor-pool-${rep}`), 'pool'], {});
 
     const plan = await cli(['plan', file, '--detailed-exitcode']);
     if (plan.code !== 0) throw new Error(`plan after apply exited ${plan.code} (expected no changes)`);
     const planFloor = await floor(baseUrl, 'GET', objectPaths(users, mount));
     const planFloorOwn = await measureProcess('./floor-process.mjs', [baseUrl, 'GET', String(users), mount], {});
-    runs.push({ apply, applyFloor, applyFloorOwn, plan, planFloor, planFloorOwn });
+    const planFloorPool = await measureProcess('./floor-process.mjs', [baseUrl, 'GET', String(users), mount, 'pool'], {});
+    runs.push({ apply, applyFloor, applyFloorOwn, applyFloorPool, plan, planFloor, planFloorOwn, planFloorPool });
   }
   const med = (pick) => median(runs.map(pick));
   const summary = (cmd) => {
@@ -127,11 +129,14 @@ for (const users of SIZES) {
       ratio: med((r) => r[cmd].wallMs / r[`${cmd}Floor`]),
       ratioOwn: median(ownRatios),
       ratioOwnRange: [Math.min(...ownRatios), Math.max(...ownRatios)],
+      floorPool: med((r) => r[`${cmd}FloorPool`].wallMs),
+      ratioPool: med((r) => r[cmd].wallMs / r[`${cmd}FloorPool`].wallMs),
       cpu: {
         cli: med((r) => r[cmd].cpuMs),
         cliServer: med((r) => r[cmd].serverCpuMs),
         floor: med((r) => r[`${cmd}FloorOwn`].cpuMs),
         floorServer: med((r) => r[`${cmd}FloorOwn`].serverCpuMs),
+        pool: med((r) => r[`${cmd}FloorPool`].cpuMs),
       },
     };
   };
@@ -142,15 +147,16 @@ for (const users of SIZES) {
 
 const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
 console.log(`lockstep bench: LDAP users + ${GROUPS} groups against lockstep serve (in memory), concurrency ${CONCURRENCY}, medians of ${rows.map((r) => `${r.repeats} runs (${r.users} users)`).join(', ')}`);
-// Two floors: in this process, next to the server (client and server share one core), and from a
-// process of its own, as the CLI runs (start-up excluded). Each ratio is the median of the runs'
-// ratios (see summary), so it may differ a little from the two medians beside it divided.
-console.log('command  users   resources  wall      floor     ratio  own floor  ratio  req/resource  peak RSS');
+// Three floors: Node's http client in this process, next to the server (client and server share
+// one core), and from a process of its own, as the CLI runs (start-up excluded); and lockstep's
+// own transport from a process of its own. Each ratio is the median of the runs' ratios (see
+// summary), so it may differ a little from the two medians beside it divided.
+console.log('command  users   resources  wall      floor     ratio  own floor  ratio  pool floor  ratio  req/resource  peak RSS');
 for (const r of rows) {
   for (const name of ['plan', 'apply']) {
     const m = r[name];
     console.log(
-      `${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(m.floor).padEnd(9)} ${m.ratio.toFixed(2).padEnd(6)} ${f(m.floorOwn).padEnd(10)} ${m.ratioOwn.toFixed(2).padEnd(6)} ${(m.requests / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
+      `${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${String(r.resources).padEnd(10)} ${f(m.wallMs).padEnd(9)} ${f(m.floor).padEnd(9)} ${m.ratio.toFixed(2).padEnd(6)} ${f(m.floorOwn).padEnd(10)} ${m.ratioOwn.toFixed(2).padEnd(6)} ${f(m.floorPool).padEnd(11)} ${m.ratioPool.toFixed(2).padEnd(6)} ${(m.requests / r.resources).toFixed(3).padEnd(13)} ${(m.maxRssKb / 1024).toFixed(0)} MB`,
     );
   }
 }
@@ -161,11 +167,11 @@ console.log(`CLI start-up (lockstep --version, median of 5): ${f(startupMs)}, in
 // Where the time goes: the CLI (or the own-process floor) and the server run side by side, and
 // when both are busy the wall time follows their CPU time summed over the machine's cores.
 console.log(`\nCPU time (medians), client and server, on ${availableParallelism()} cores:`);
-console.log('command  users   lockstep  its server  own floor  its server');
+console.log('command  users   lockstep  its server  own floor  its server  pool floor');
 for (const r of rows) {
   for (const name of ['plan', 'apply']) {
     const c = r[name].cpu;
-    console.log(`${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${f(c.cli).padEnd(9)} ${f(c.cliServer).padEnd(11)} ${f(c.floor).padEnd(10)} ${f(c.floorServer)}`);
+    console.log(`${name.padEnd(5)}    ${String(r.users).padEnd(7)} ${f(c.cli).padEnd(9)} ${f(c.cliServer).padEnd(11)} ${f(c.floor).padEnd(10)} ${f(c.floorServer).padEnd(11)} ${f(c.pool)}`);
   }
 }
 if (rows.length > 1) {

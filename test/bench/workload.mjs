@@ -34,6 +34,32 @@ export async function floor(baseUrl, method, paths, body) {
   return performance.now() - t0;
 }
 
+/**
+ * The same requests through lockstep's own transport (src/client/connection-pool.ts), the same
+ * concurrency, no parsing beyond reading each whole answer: what lockstep's requests cost before
+ * any of lockstep's own work. Resolves with the requests' wall time.
+ */
+export async function floorPool(baseUrl, method, paths, body) {
+  const { ConnectionPool } = await import(new URL('../../dist/client/connection-pool.js', import.meta.url).href);
+  const url = new URL(baseUrl);
+  const pool = new ConnectionPool({ host: url.hostname, port: Number(url.port) });
+  let next = 0;
+  const one = (p) => {
+    const payload = body ? JSON.stringify(body(p)) : undefined;
+    let head = `${method} ${url.pathname}/${p} HTTP/1.1\r\nHost: ${url.host}\r\nX-Vault-Token: ${TOKEN}\r\n`;
+    if (payload) head += `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`;
+    return pool.exchange(`${head}\r\n${payload ?? ''}`, payload === undefined, 30_000);
+  };
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < paths.length) await one(paths[next++]);
+    }),
+  );
+  pool.destroy();
+  return performance.now() - t0;
+}
+
 /** The request body that writes the object at `p` as the manifests declare it. */
 export function bodyOf(p) {
   const i = Number(p.slice(p.lastIndexOf('/') + 2));

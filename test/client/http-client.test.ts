@@ -1,3 +1,5 @@
+import * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, TransportError } from '../../src/client/errors.js';
@@ -226,5 +228,35 @@ describe('errors', () => {
     const err = await caught(() => client(server!.baseUrl, { retries: 0 }).read('x'));
     expect(err).toBeInstanceOf(TransportError);
     expect(err.message).toMatch(/connection closed/);
+  });
+
+  it('names an answer that is not HTTP, without retrying it', async () => {
+    const raw = net.createServer((socket) => socket.on('data', () => socket.write('SSH-2.0-OpenSSH_9.6\r\n\r\n')));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`;
+      const err = await caught(() => client(base).read('sys/health'));
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err.message).toBe(`cannot reach east at ${base}: the answer is not valid HTTP: the response does not start with an HTTP/1.x status line (GET sys/health)`);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
+  it('refuses to send a token that would break the request, without showing it', async () => {
+    server = await startServer((_req, res) => json(res, 200, envelope({})));
+    const secret = 'hvs.CANARY-split\r\nX-Injected: 1';
+    const c = createClusterClient(
+      { name: 'east', address: server.baseUrl, token: new Secret(secret, 'env:EAST_TOKEN'), insecureSkipVerify: false },
+      { limiter: new ConcurrencyLimiter(1) },
+    );
+    try {
+      const err = await caught(() => c.read('sys/health'));
+      expect(err.message).toBe(`cannot reach east at ${server.baseUrl}: request header X-Vault-Token holds a character HTTP does not allow (GET sys/health)`);
+      expect(err.message).not.toContain('CANARY');
+      expect(server.seen).toHaveLength(0);
+    } finally {
+      c.close();
+    }
   });
 });
