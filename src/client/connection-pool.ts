@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import type * as Tls from 'node:tls';
-import { CLOSED_CODE, Http1ResponseReader, type Http1Response } from './http1-response.js';
+import { Http1ResponseReader, type Http1Response } from './http1-response.js';
 
 /** Code of the error a request fails with when it gets no full answer in time. */
 export const TIMEOUT_CODE = 'LOCKSTEP_TIMEOUT';
@@ -54,7 +54,7 @@ export class ConnectionPool {
 
   /**
    * Sends `request` (the whole request: head and body; ASCII head, UTF-8 body) and resolves with
-   * the answer. Rejects with the socket's error (it has a `code`), CLOSED_CODE when the
+   * the answer. Rejects with the socket's error (it has a `code`), ECONNRESET when the
    * connection ends before the answer does, BAD_RESPONSE_CODE, or TIMEOUT_CODE when the whole
    * exchange (connect, send, wait, read) takes longer than `timeoutMs`.
    */
@@ -114,7 +114,8 @@ export class ConnectionPool {
     socket.on('data', (chunk: Buffer) => this.#onData(conn, chunk));
     socket.on('end', () => this.#onEnd(conn));
     socket.on('error', (err: Error) => this.#fail(conn, err));
-    socket.on('close', () => this.#fail(conn, Object.assign(new Error('the connection closed before an answer came'), { code: CLOSED_CODE })));
+    // A reset shows as 'error' first; a close with an exchange still open ends it as 'end' would.
+    socket.on('close', () => this.#onEnd(conn));
     return conn;
   }
 
