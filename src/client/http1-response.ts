@@ -87,14 +87,9 @@ export class Http1ResponseReader {
           at = end + 4;
           break;
         }
-        case 'length': {
-          const n = Math.min(this.#remaining, buf.length - at);
-          this.#body(buf.subarray(at, at + n));
-          at += n;
-          this.#remaining -= n;
-          if (this.#remaining === 0) this.#state = 'done';
+        case 'length':
+          at = this.#bodyBytesFrom(buf, at, 'done');
           break;
-        }
         case 'chunk-size': {
           const line = this.#line(buf, at);
           if (line === undefined) return undefined;
@@ -107,14 +102,9 @@ export class Http1ResponseReader {
           this.#state = size === 0 ? 'trailers' : 'chunk-data';
           break;
         }
-        case 'chunk-data': {
-          const n = Math.min(this.#remaining, buf.length - at);
-          this.#body(buf.subarray(at, at + n));
-          at += n;
-          this.#remaining -= n;
-          if (this.#remaining === 0) this.#state = 'chunk-end';
+        case 'chunk-data':
+          at = this.#bodyBytesFrom(buf, at, 'chunk-end');
           break;
-        }
         case 'chunk-end': {
           if (buf.length - at < 2) return this.#keep(buf, at, 2, '');
           if (buf[at] !== 0x0d || buf[at + 1] !== 0x0a) throw badResponse('a chunk of the response does not end with CRLF');
@@ -208,6 +198,15 @@ export class Http1ResponseReader {
       this.#keepAlive = false;
       this.#state = 'until-close';
     }
+  }
+
+  /** Takes up to #remaining body bytes from `at`; moves to `then` once none remain. Returns where it stopped. */
+  #bodyBytesFrom(buf: Buffer, at: number, then: State): number {
+    const n = Math.min(this.#remaining, buf.length - at);
+    this.#body(buf.subarray(at, at + n));
+    this.#remaining -= n;
+    if (this.#remaining === 0) this.#state = then;
+    return at + n;
   }
 
   #body(part: Buffer): void {

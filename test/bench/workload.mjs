@@ -10,7 +10,6 @@ export const TOKEN = 'bench-root-token';
 export async function floor(baseUrl, method, paths, body) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const url = new URL(baseUrl);
-  let next = 0;
   const one = (p) =>
     new Promise((resolve, reject) => {
       const payload = body ? JSON.stringify(body(p)) : undefined;
@@ -24,14 +23,9 @@ export async function floor(baseUrl, method, paths, body) {
       req.on('error', reject);
       req.end(payload);
     });
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < paths.length) await one(paths[next++]);
-    }),
-  );
+  const ms = await timed(paths, one);
   agent.destroy();
-  return performance.now() - t0;
+  return ms;
 }
 
 /**
@@ -43,20 +37,26 @@ export async function floorPool(baseUrl, method, paths, body) {
   const { ConnectionPool } = await import(new URL('../../dist/client/connection-pool.js', import.meta.url).href);
   const url = new URL(baseUrl);
   const pool = new ConnectionPool({ host: url.hostname, port: Number(url.port) });
-  let next = 0;
   const one = (p) => {
     const payload = body ? JSON.stringify(body(p)) : undefined;
     let head = `${method} ${url.pathname}/${p} HTTP/1.1\r\nHost: ${url.host}\r\nX-Vault-Token: ${TOKEN}\r\n`;
     if (payload) head += `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`;
     return pool.exchange(`${head}\r\n${payload ?? ''}`, payload === undefined, 30_000);
   };
+  const ms = await timed(paths, one);
+  pool.destroy();
+  return ms;
+}
+
+/** Sends `one` for every path, CONCURRENCY at a time; resolves with the wall time it took. */
+async function timed(paths, one) {
+  let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < paths.length) await one(paths[next++]);
     }),
   );
-  pool.destroy();
   return performance.now() - t0;
 }
 
