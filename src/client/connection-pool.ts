@@ -47,6 +47,8 @@ export class ConnectionPool {
   readonly #target: PoolTarget;
   readonly #idle: Connection[] = [];
   readonly #all = new Set<Connection>();
+  /** One TLS context for every connection: the CA certificate is parsed once, not per connection. */
+  #secureContext: Tls.SecureContext | undefined;
 
   constructor(target: PoolTarget) {
     this.#target = target;
@@ -103,7 +105,8 @@ export class ConnectionPool {
           // SNI only for a host name (Node's https does the same); the certificate is checked
           // against the host either way.
           servername: trust.servername || undefined,
-          ca: trust.ca,
+          // Without `ca`, Node's default roots (and NODE_EXTRA_CA_CERTS); with it, that CA alone.
+          secureContext: (this.#secureContext ??= loadTls().createSecureContext({ ca: trust.ca })),
           rejectUnauthorized: trust.rejectUnauthorized,
           ALPNProtocols: ['http/1.1'],
         })

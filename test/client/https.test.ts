@@ -14,13 +14,13 @@ let otherCert: string;
 let server: TestServer;
 
 /** A self-signed certificate for 127.0.0.1 (it is its own CA). */
-function selfSigned(name: string): { cert: string; key: string } {
+function selfSigned(name: string, altNames = 'IP:127.0.0.1,DNS:localhost'): { cert: string; key: string } {
   const keyFile = join(dir, `${name}.key`);
   const certFile = join(dir, `${name}.pem`);
   execFileSync(
     'openssl',
     ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile],
+      '-subj', `/CN=${name}`, '-addext', `subjectAltName=${altNames}`, '-keyout', keyFile, '-out', certFile],
     { stdio: 'ignore' },
   );
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
@@ -44,7 +44,24 @@ describe('https', () => {
   it('trusts the server through caCert', async () => {
     const c = client(server.baseUrl, { caCert: cert });
     expect(await c.read('x')).toEqual({ tls: true });
+    const before = server.connections;
     await Promise.all(Array.from({ length: 20 }, () => c.read('x')));
+    // Kept alive: no more connections than requests in flight (the client's limiter allows 4).
+    expect(server.connections - before).toBeLessThanOrEqual(4);
+  });
+
+  it('checks the certificate against the host name, sent by SNI', async () => {
+    // A certificate for the name localhost only: right by name, wrong by address.
+    const named = selfSigned('named', 'DNS:localhost');
+    const other = await startServer((_req, res) => json(res, 200, envelope({ sni: true })), named);
+    try {
+      expect(await client(other.baseUrl.replace('127.0.0.1', 'localhost'), { caCert: named.cert }).read('x')).toEqual({ sni: true });
+      const wrongName = await caught(() => client(other.baseUrl, { caCert: named.cert }).read('x'));
+      expect(wrongName.message).toMatch(/TLS failure: .*127\.0\.0\.1.*not in the cert/);
+    } finally {
+      closeClients();
+      await other.close();
+    }
   });
 
   it('refuses an untrusted certificate with a clear TLS message, without retrying', async () => {
