@@ -59,9 +59,14 @@ export class ConnectionPool {
    * the answer. Rejects with the socket's error (it has a `code`), ECONNRESET when the
    * connection ends before the answer does, BAD_RESPONSE_CODE, or TIMEOUT_CODE when the whole
    * exchange (connect, send, wait, read) takes longer than `timeoutMs`.
+   *
+   * `maxIdleMs`: reuse only a connection idle for less than that, else open one. For a request
+   * that must not be sent twice: a connection that sat idle (while someone read a plan before
+   * approving it) may have been dropped by a load balancer without a word, and a request sent on
+   * it fails in a way that cannot tell whether the server acted on it.
    */
-  exchange(request: string, ascii: boolean, timeoutMs: number): Promise<Http1Response> {
-    const conn = this.#take();
+  exchange(request: string, ascii: boolean, timeoutMs: number, maxIdleMs = Infinity): Promise<Http1Response> {
+    const conn = this.#take(maxIdleMs);
     return new Promise<Http1Response>((resolve, reject) => {
       const exchange: Exchange = {
         reader: new Http1ResponseReader(),
@@ -84,10 +89,11 @@ export class ConnectionPool {
     this.#idle.length = 0;
   }
 
-  #take(): Connection {
+  #take(maxIdleMs: number): Connection {
     const now = performance.now();
     for (let conn = this.#idle.pop(); conn; conn = this.#idle.pop()) {
-      if (!conn.socket.destroyed && now - conn.idleSince < conn.idleMs) {
+      const idleFor = now - conn.idleSince;
+      if (!conn.socket.destroyed && idleFor < conn.idleMs && idleFor < maxIdleMs) {
         conn.socket.ref();
         return conn;
       }

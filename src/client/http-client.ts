@@ -51,6 +51,13 @@ const RETRYABLE_CODES = new Set([
   TIMEOUT_CODE,
 ]);
 
+/**
+ * A call that is not retried goes only on a connection idle for less than this, else on a new
+ * one: during an apply connections are idle for milliseconds, after an approval prompt for as
+ * long as someone read the plan (see ConnectionPool.exchange).
+ */
+const UNSAFE_MAX_IDLE_MS = 1000;
+
 const NOT_FOUND_OK: RequestOptions = Object.freeze({ okStatuses: Object.freeze([404]) as number[] });
 
 /** One request as prepared once and carried through its attempts. */
@@ -169,7 +176,7 @@ class HttpClient implements HttpClusterClient {
   #send(call: Call): Promise<RawResponse> {
     this.#requestCount++;
     const headers = this.#headers(call.opts.anonymous, call.payload);
-    return sendOnce(this.#endpoint, call.wireMethod, call.requestPath, headers, call.payload, call.timeoutMs);
+    return sendOnce(this.#endpoint, call.wireMethod, call.requestPath, headers, call.payload, call.timeoutMs, call.idempotent ? Infinity : UNSAFE_MAX_IDLE_MS);
   }
 
   #onAnswer(call: Call, raw: RawResponse, attempt: number): ApiResponse | Promise<ApiResponse> {

@@ -54,7 +54,8 @@ const VALUE = /^[\t\x20-\x7e]*$/;
  * does not allow (the message names the header, never its value).
  *
  * `headers` is a flat list (name, value, name, value, ...) and must include Host. `payload` is
- * sent as UTF-8 with the Content-Length the caller put in `headers`.
+ * sent as UTF-8 with the Content-Length the caller put in `headers`. `maxIdleMs`: see
+ * ConnectionPool.exchange.
  */
 export function sendOnce(
   endpoint: Endpoint,
@@ -63,6 +64,7 @@ export function sendOnce(
   headers: string[],
   payload: string | undefined,
   timeoutMs: number,
+  maxIdleMs = Infinity,
 ): Promise<RawResponse> {
   if (!TARGET.test(path)) return Promise.reject(withCode(new Error('the request path holds a character HTTP does not allow'), INVALID_REQUEST_CODE));
   let head = `${method} ${path} HTTP/1.1\r\n`;
@@ -74,7 +76,7 @@ export function sendOnce(
     head += `${headers[i]}: ${value}\r\n`;
   }
   head += '\r\n';
-  return endpoint.pool.exchange(payload === undefined ? head : head + payload, payload === undefined, timeoutMs).then(
+  return endpoint.pool.exchange(payload === undefined ? head : head + payload, payload === undefined, timeoutMs, maxIdleMs).then(
     // Bytes first, decoded once at the end: a character split across reads stays whole.
     (res) => ({ status: res.status, headers: res.headers, text: res.body.toString('utf8') }),
   );

@@ -118,6 +118,21 @@ describe('the connection pool', () => {
     }
   });
 
+  it('opens a new connection for a request that allows only a short idle time', async () => {
+    const { port } = await numberingServer();
+    const pool = poolFor(port);
+    try {
+      expect(await get(pool)).toBe('1');
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect((await pool.exchange(GET, true, 5000, 50)).body.toString()).toBe('2');
+      expect((await pool.exchange(GET, true, 5000, 50)).body.toString()).toBe('2');
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await get(pool)).toBe('2');
+    } finally {
+      pool.destroy();
+    }
+  });
+
   it('reads the idle time from the Keep-Alive header', () => {
     expect(idleMsOf(undefined)).toBe(Infinity);
     expect(idleMsOf('max=5')).toBe(Infinity);

@@ -127,6 +127,23 @@ describe('connections and concurrency', () => {
     expect(c.requestCount).toBe(220);
   });
 
+  it('sends a call it would not retry on a connection idle for a second or more only after opening a new one', async () => {
+    const s = await startServer((_req, res) => json(res, 200, envelope({ n: 1 })));
+    servers.push(s);
+    const c = client(s.baseUrl, { limiter: new ConcurrencyLimiter(1) });
+    await c.read('x');
+    await c.write('x', {}); // idle for milliseconds: reused
+    expect(s.connections).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await c.read('x'); // a read may be retried: reused
+    expect(s.connections).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await c.write('x', {}); // as after an approval prompt: a new connection
+    expect(s.connections).toBe(2);
+    await c.write('x', {}, { idempotent: true });
+    expect(s.connections).toBe(2);
+  });
+
   it('never has more requests in flight than the shared limiter allows, across clients', async () => {
     const slow = (): Promise<TestServer> =>
       startServer((_req, res) => {
