@@ -206,6 +206,19 @@ describe('the connection pool', () => {
     }
   });
 
+  it('does not reuse a connection the answer says is closing, and sends the next request on a new one', async () => {
+    const server = await rawServer((socket) => socket.write('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok'));
+    const pool = poolFor(server.port);
+    try {
+      expect((await pool.exchange(GET, true, 5000)).body.toString()).toBe('ok');
+      expect((await pool.exchange(GET, true, 5000)).body.toString()).toBe('ok');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.closed()).toBe(2);
+    } finally {
+      pool.destroy();
+    }
+  });
+
   it('reads a chunked answer and one delimited by the connection end', async () => {
     const server = http.createServer((_req, res) => {
       res.write('{"a":');
