@@ -118,6 +118,9 @@ export class ConnectionPool {
         })
       : net.connect({ host, port });
     socket.setNoDelay(true);
+    // TCP keep-alive probes after a second of silence, as Node's keep-alive Agent sets them: an
+    // idle connection a middlebox dropped is then found broken (and left) sooner.
+    socket.setKeepAlive(true, 1000);
     const conn = new Connection(socket);
     this.#all.add(conn);
     socket.on('data', (chunk: Buffer) => this.#onData(conn, chunk));
