@@ -3,9 +3,10 @@
  * container. Authentication is the account name and shared key (the spec lets only provA-s3
  * and provC-gcs fall back to the SDK's own credential discovery).
  */
-import { BlobServiceClient, StorageSharedKeyCredential, type ContainerClient } from '@azure/storage-blob';
+import type { ContainerClient } from '@azure/storage-blob';
 import { displayEndpoint, endpointUrl, secretValuesOf, text } from './config.js';
 import { invalidConfig, scrubSecrets, toStorageError } from './errors.js';
+import { onFirstUse } from './on-first-use.js';
 import type { ObjectInfo, ObjectStore, OpenOptions, SnapshotStorageConfig } from './types.js';
 
 /** Storage DNS suffixes of the provider's clouds, by provB_blob_environment (case-insensitive). */
@@ -21,7 +22,8 @@ const ENVIRONMENT_SUFFIXES: Record<string, string> = {
 };
 
 export class BlobStore implements ObjectStore {
-  private readonly container: ContainerClient;
+  /** The container's client, the SDK loaded and the client built on first use (see on-first-use.ts). */
+  private readonly container: () => Promise<ContainerClient>;
   private readonly secrets: string[];
   private readonly accountUrl: string;
   private readonly containerName: string;
@@ -37,26 +39,32 @@ export class BlobStore implements ObjectStore {
     this.containerName = container;
     this.pathPrefix = config.path_prefix;
     this.accountUrl = accountUrlOf(config, account);
-    let credential: StorageSharedKeyCredential;
-    try {
-      credential = new StorageSharedKeyCredential(account, key);
-    } catch {
-      // The SDK's own message could quote the key.
-      throw invalidConfig('provB_account_key is not a valid account key');
-    }
-    const service = new BlobServiceClient(this.accountUrl, credential, {
-      retryOptions: {
-        ...(options.attempts ? { maxTries: options.attempts } : {}),
-        ...(options.timeoutMs ? { tryTimeoutInMs: options.timeoutMs } : {}),
-      },
+    // What the SDK's credential refuses, refused here, when the store is opened.
+    if (typeof key !== 'string') throw invalidConfig('provB_account_key is not a valid account key');
+    const accountUrl = this.accountUrl;
+    this.container = onFirstUse(async () => {
+      const sdk = await import('@azure/storage-blob');
+      let credential: InstanceType<typeof sdk.StorageSharedKeyCredential>;
+      try {
+        credential = new sdk.StorageSharedKeyCredential(account, key);
+      } catch {
+        // The SDK's own message could quote the key.
+        throw invalidConfig('provB_account_key is not a valid account key');
+      }
+      const service = new sdk.BlobServiceClient(accountUrl, credential, {
+        retryOptions: {
+          ...(options.attempts ? { maxTries: options.attempts } : {}),
+          ...(options.timeoutMs ? { tryTimeoutInMs: options.timeoutMs } : {}),
+        },
+      });
+      return service.getContainerClient(container);
     });
-    this.container = service.getContainerClient(container);
   }
 
   async put(name: string, data: Buffer): Promise<void> {
     try {
       // A block blob becomes visible only when its block list commits: never half-written.
-      await this.container.getBlockBlobClient(name).uploadData(data);
+      await (await this.container()).getBlockBlobClient(name).uploadData(data);
     } catch (err) {
       throw toStorageError(err, `write ${this.urlOf(name)}`, this.secrets);
     }
@@ -65,7 +73,7 @@ export class BlobStore implements ObjectStore {
   async list(prefix: string): Promise<ObjectInfo[]> {
     const found: ObjectInfo[] = [];
     try {
-      for await (const b of this.container.listBlobsFlat({ prefix })) {
+      for await (const b of (await this.container()).listBlobsFlat({ prefix })) {
         found.push({ name: b.name, size: b.properties.contentLength ?? 0, modified: b.properties.lastModified });
       }
     } catch (err) {
@@ -76,7 +84,7 @@ export class BlobStore implements ObjectStore {
 
   async get(name: string): Promise<Buffer> {
     try {
-      return await this.container.getBlobClient(name).downloadToBuffer();
+      return await (await this.container()).getBlobClient(name).downloadToBuffer();
     } catch (err) {
       throw toStorageError(err, `read ${this.urlOf(name)}`, this.secrets);
     }
@@ -84,7 +92,7 @@ export class BlobStore implements ObjectStore {
 
   async remove(name: string): Promise<void> {
     try {
-      await this.container.getBlobClient(name).deleteIfExists();
+      await (await this.container()).getBlobClient(name).deleteIfExists();
     } catch (err) {
       throw toStorageError(err, `delete ${this.urlOf(name)}`, this.secrets);
     }

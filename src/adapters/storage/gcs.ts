@@ -7,16 +7,18 @@
  * it to would send a token request to Google's real token endpoint; for non-native
  * implementations (emulators) requests therefore go unauthenticated.
  */
-import { IdempotencyStrategy, Storage, type Bucket, type StorageOptions } from '@google-cloud/storage';
+import type { Bucket, StorageOptions } from '@google-cloud/storage';
 import { displayEndpoint, endpointUrl, flag, secretValuesOf, text } from './config.js';
 import { invalidConfig, scrubSecrets, toStorageError } from './errors.js';
+import { onFirstUse } from './on-first-use.js';
 import type { ObjectInfo, ObjectStore, OpenOptions, SnapshotStorageConfig } from './types.js';
 
 /** Above this size uploads are resumable (retried chunk by chunk); below, one multipart request. */
 export const GCS_RESUMABLE_THRESHOLD = 8 * 1024 * 1024;
 
 export class GcsStore implements ObjectStore {
-  private readonly bucket: Bucket;
+  /** The bucket's handle, the SDK loaded and the client built on first use (see on-first-use.ts). */
+  private readonly bucket: () => Promise<Bucket>;
   private readonly bucketName: string;
   private readonly secrets: string[];
   private readonly where: string;
@@ -30,25 +32,28 @@ export class GcsStore implements ObjectStore {
     const apiEndpoint = endpoint ? endpointUrl(endpoint, flag(config.provC_disable_tls)) : undefined;
     this.where = `gs://${bucket}/${config.path_prefix}` + (apiEndpoint ? ` (endpoint ${displayEndpoint(apiEndpoint)})` : '');
     const credentials = parseKey(config.provC_service_account_key);
-    const storageOptions: StorageOptions = {
-      ...(apiEndpoint ? { apiEndpoint } : {}),
-      ...(credentials ? { credentials, projectId: credentials.project_id } : {}),
-      ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
-      retryOptions: {
-        // By default the SDK retries no upload without a generation precondition. A snapshot
-        // name is unique and a repeated upload writes the same bytes: always safe to retry.
-        idempotencyStrategy: IdempotencyStrategy.RetryAlways,
-        // The SDK treats maxRetries 0 as "default"; autoRetry false is how to say "no retries".
-        ...(options.attempts ? (options.attempts > 1 ? { maxRetries: options.attempts - 1 } : { autoRetry: false }) : {}),
-      },
-    };
-    this.bucket = new Storage(storageOptions).bucket(bucket);
+    this.bucket = onFirstUse(async () => {
+      const { IdempotencyStrategy, Storage } = await import('@google-cloud/storage');
+      const storageOptions: StorageOptions = {
+        ...(apiEndpoint ? { apiEndpoint } : {}),
+        ...(credentials ? { credentials, projectId: credentials.project_id } : {}),
+        ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+        retryOptions: {
+          // By default the SDK retries no upload without a generation precondition. A snapshot
+          // name is unique and a repeated upload writes the same bytes: always safe to retry.
+          idempotencyStrategy: IdempotencyStrategy.RetryAlways,
+          // The SDK treats maxRetries 0 as "default"; autoRetry false is how to say "no retries".
+          ...(options.attempts ? (options.attempts > 1 ? { maxRetries: options.attempts - 1 } : { autoRetry: false }) : {}),
+        },
+      };
+      return new Storage(storageOptions).bucket(bucket);
+    });
   }
 
   async put(name: string, data: Buffer): Promise<void> {
     try {
       // The SDK checks the crc32c the service reports against the data it sent.
-      await this.bucket.file(name).save(data, {
+      await (await this.bucket()).file(name).save(data, {
         resumable: data.length > GCS_RESUMABLE_THRESHOLD,
         validation: 'crc32c',
         contentType: 'application/octet-stream',
@@ -60,7 +65,7 @@ export class GcsStore implements ObjectStore {
 
   async list(prefix: string): Promise<ObjectInfo[]> {
     try {
-      const [files] = await this.bucket.getFiles({ prefix, autoPaginate: true });
+      const [files] = await (await this.bucket()).getFiles({ prefix, autoPaginate: true });
       return files.map((f) => ({
         name: f.name,
         size: Number(f.metadata.size ?? 0),
@@ -73,7 +78,7 @@ export class GcsStore implements ObjectStore {
 
   async get(name: string): Promise<Buffer> {
     try {
-      const [data] = await this.bucket.file(name).download();
+      const [data] = await (await this.bucket()).file(name).download();
       return data;
     } catch (err) {
       throw toStorageError(err, `read ${this.urlOf(name)}`, this.secrets);
@@ -82,7 +87,7 @@ export class GcsStore implements ObjectStore {
 
   async remove(name: string): Promise<void> {
     try {
-      await this.bucket.file(name).delete({ ignoreNotFound: true });
+      await (await this.bucket()).file(name).delete({ ignoreNotFound: true });
     } catch (err) {
       throw toStorageError(err, `delete ${this.urlOf(name)}`, this.secrets);
     }

@@ -1,18 +1,13 @@
 /**
  * `provA-s3` destinations through @aws-sdk/client-s3. Object names are keys in the bucket.
  */
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-  type ServerSideEncryption,
-} from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig, ServerSideEncryption } from '@aws-sdk/client-s3';
 import { displayEndpoint, endpointUrl, flag, secretValuesOf, text } from './config.js';
 import { invalidConfig, scrubSecrets, toStorageError } from './errors.js';
+import { onFirstUse } from './on-first-use.js';
 import type { ObjectInfo, ObjectStore, OpenOptions, SnapshotStorageConfig } from './types.js';
+
+type S3Sdk = typeof import('@aws-sdk/client-s3');
 
 interface Encryption {
   ServerSideEncryption?: ServerSideEncryption;
@@ -20,7 +15,8 @@ interface Encryption {
 }
 
 export class S3Store implements ObjectStore {
-  private readonly client: S3Client;
+  /** The SDK and a client, loaded and built on first use (see on-first-use.ts). */
+  private readonly connection: () => Promise<{ sdk: S3Sdk; client: S3Client }>;
   private readonly bucket: string;
   private readonly encryption: Encryption;
   private readonly secrets: string[];
@@ -39,13 +35,15 @@ export class S3Store implements ObjectStore {
     this.where = `s3://${bucket}/${config.path_prefix}` + (url ? ` (endpoint ${displayEndpoint(url)})` : ` (region ${region})`);
     // The SDK nags about Node < 22 on stderr; lockstep's output is no place for it.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-    this.client = new S3Client(clientConfig(config, region, url, options));
+    const settings = clientConfig(config, region, url, options);
+    this.connection = onFirstUse(() => import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client(settings) })));
   }
 
   async put(name: string, data: Buffer): Promise<void> {
     try {
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: name, Body: data, ContentLength: data.length, ...this.encryption }),
+      const { sdk, client } = await this.connection();
+      await client.send(
+        new sdk.PutObjectCommand({ Bucket: this.bucket, Key: name, Body: data, ContentLength: data.length, ...this.encryption }),
       );
     } catch (err) {
       throw toStorageError(err, `write s3://${this.bucket}/${name}`, this.secrets);
@@ -56,9 +54,10 @@ export class S3Store implements ObjectStore {
     const found: ObjectInfo[] = [];
     let token: string | undefined;
     try {
+      const { sdk, client } = await this.connection();
       do {
-        const page = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+        const page = await client.send(
+          new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
         );
         for (const o of page.Contents ?? []) {
           if (o.Key === undefined) continue;
@@ -74,7 +73,8 @@ export class S3Store implements ObjectStore {
 
   async get(name: string): Promise<Buffer> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: name }));
+      const { sdk, client } = await this.connection();
+      const res = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: name }));
       return Buffer.from(await res.Body!.transformToByteArray());
     } catch (err) {
       throw toStorageError(err, `read s3://${this.bucket}/${name}`, this.secrets);
@@ -84,7 +84,8 @@ export class S3Store implements ObjectStore {
   async remove(name: string): Promise<void> {
     try {
       // S3 answers a delete of a missing key with success, which is the contract.
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
+      const { sdk, client } = await this.connection();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: name }));
     } catch (err) {
       throw toStorageError(err, `delete s3://${this.bucket}/${name}`, this.secrets);
     }
