@@ -56,7 +56,7 @@ export class Http1ResponseReader {
   /** Bytes of an unfinished head or line, kept until the rest arrives. */
   #pending: Buffer | undefined;
   #status = 0;
-  #headers: Record<string, string> = {};
+  #headers: Record<string, string> = Object.create(null) as Record<string, string>;
   #keepAlive = true;
   #remaining = 0;
   #parts: Buffer[] = [];
@@ -153,7 +153,8 @@ export class Http1ResponseReader {
     if (lineEnd < 0) lineEnd = text.length;
     const status = STATUS_LINE.exec(lineEnd === text.length ? text : text.slice(0, lineEnd));
     if (!status) throw badResponse(`the response does not start with an HTTP/1.x status line`);
-    const headers: Record<string, string> = {};
+    // No prototype: a header named `__proto__` or `constructor` is just a header.
+    const headers = Object.create(null) as Record<string, string>;
     for (let at = lineEnd + 2; at < text.length; ) {
       let next = text.indexOf('\r\n', at);
       if (next < 0) next = text.length;

@@ -84,6 +84,12 @@ describe('reading an HTTP/1.1 response', () => {
     expect(one('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n')?.keepAlive).toBe(true);
   });
 
+  it('keeps header names such as __proto__ and constructor as plain headers', () => {
+    const res = one('HTTP/1.1 200 OK\r\n__proto__: a\r\nconstructor: b\r\nContent-Length: 0\r\n\r\n');
+    expect(res?.headers['__proto__']).toBe('a');
+    expect(res?.headers['constructor']).toBe('b');
+  });
+
   it('counts bytes that follow the response', () => {
     expect(one('HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nxyz')).toMatchObject({ body: Buffer.from('x'), extra: 2 });
   });
@@ -147,7 +153,7 @@ describe('reading an HTTP/1.1 response', () => {
         expect(res?.status).toBe(status);
         expect(res?.body.equals(Buffer.from(body))).toBe(true);
         expect(res?.keepAlive).toBe(framing !== 'close');
-        const expected: Record<string, string> = {};
+        const expected = Object.create(null) as Record<string, string>;
         for (const [n, v] of headers) {
           const key = n.toLowerCase();
           expected[key] = expected[key] === undefined ? v : `${expected[key]}, ${v}`;
