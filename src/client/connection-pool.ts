@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import type * as Tls from 'node:tls';
 import { Http1ResponseReader, type Http1Response } from './http1-response.js';
+import { openTunnel, type TunnelProxy } from './tunnel.js';
 
 /** Code of the error a request fails with when it gets no full answer in time. */
 export const TIMEOUT_CODE = 'LOCKSTEP_TIMEOUT';
@@ -11,6 +12,11 @@ export interface PoolTarget {
   host: string;
   port: number;
   tls?: { ca?: string; rejectUnauthorized: boolean; servername: string };
+  /**
+   * For https through a proxy: each connection is a CONNECT tunnel through it, TLS end to end.
+   * (Plain http through a proxy needs no tunnel: `host` and `port` are then the proxy's.)
+   */
+  tunnel?: TunnelProxy;
 }
 
 /** One request on a connection: the reader of its answer and what to tell the caller. */
@@ -66,7 +72,17 @@ export class ConnectionPool {
    * it fails in a way that cannot tell whether the server acted on it.
    */
   exchange(request: string, ascii: boolean, timeoutMs: number, maxIdleMs = Infinity): Promise<Http1Response> {
-    const conn = this.#take(maxIdleMs);
+    const idle = this.#takeIdle(maxIdleMs);
+    if (idle || !this.#target.tunnel) return this.#exchangeOn(idle ?? this.#adopt(this.#open()), request, ascii, timeoutMs);
+    // The timeout covers the tunnel's setup and the exchange together.
+    const started = performance.now();
+    const { host, port } = this.#target;
+    return openTunnel(this.#target.tunnel, `${host.includes(':') ? `[${host}]` : host}:${port}`, timeoutMs, () => timedOut(timeoutMs)).then((socket) =>
+      this.#exchangeOn(this.#adopt(this.#open(socket)), request, ascii, Math.max(1, timeoutMs - (performance.now() - started)), timeoutMs),
+    );
+  }
+
+  #exchangeOn(conn: Connection, request: string, ascii: boolean, timeoutMs: number, shownMs = timeoutMs): Promise<Http1Response> {
     return new Promise<Http1Response>((resolve, reject) => {
       const exchange: Exchange = {
         reader: new Http1ResponseReader(),
@@ -74,7 +90,7 @@ export class ConnectionPool {
         reject,
         timer: setTimeout(() => {
           // Only while this exchange is the connection's: once answered, it may carry another.
-          if (conn.exchange === exchange) this.#fail(conn, Object.assign(new Error(`timed out after ${timeoutMs}ms`), { code: TIMEOUT_CODE }));
+          if (conn.exchange === exchange) this.#fail(conn, timedOut(shownMs));
         }, timeoutMs),
       };
       conn.exchange = exchange;
@@ -89,7 +105,7 @@ export class ConnectionPool {
     this.#idle.length = 0;
   }
 
-  #take(maxIdleMs: number): Connection {
+  #takeIdle(maxIdleMs: number): Connection | undefined {
     const now = performance.now();
     for (let conn = this.#idle.pop(); conn; conn = this.#idle.pop()) {
       const idleFor = now - conn.idleSince;
@@ -99,15 +115,17 @@ export class ConnectionPool {
       }
       this.#drop(conn);
     }
-    return this.#connect();
+    return undefined;
   }
 
-  #connect(): Connection {
+  /** A socket to the server: TCP, TLS, or TLS over a tunnel (`through`). */
+  #open(through?: net.Socket): net.Socket {
     const { host, port, tls: trust } = this.#target;
-    const socket = trust
+    return trust
       ? loadTls().connect({
+          // `host` also with a tunnel: the certificate is checked against it (or `servername`).
           host,
-          port,
+          ...(through ? { socket: through } : { port }),
           // SNI only for a host name (Node's https does the same); the certificate is checked
           // against the host either way.
           servername: trust.servername || undefined,
@@ -117,6 +135,10 @@ export class ConnectionPool {
           ALPNProtocols: ['http/1.1'],
         })
       : net.connect({ host, port });
+  }
+
+  /** Makes `socket` one of the pool's connections. */
+  #adopt(socket: net.Socket): Connection {
     socket.setNoDelay(true);
     // TCP keep-alive probes after a second of silence, as Node's keep-alive Agent sets them: an
     // idle connection a middlebox dropped is then found broken (and left) sooner.
@@ -204,6 +226,10 @@ export class ConnectionPool {
 let tlsModule: typeof Tls | undefined;
 function loadTls(): typeof Tls {
   return (tlsModule ??= createRequire(import.meta.url)('node:tls') as typeof Tls);
+}
+
+function timedOut(timeoutMs: number): Error {
+  return Object.assign(new Error(`timed out after ${timeoutMs}ms`), { code: TIMEOUT_CODE });
 }
 
 /**

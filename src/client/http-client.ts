@@ -7,6 +7,8 @@ import type { ConcurrencyLimiter } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
 import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
 import { BAD_RESPONSE_CODE } from './http1-response.js';
+import { proxyFor, type ProxySettings } from './proxy.js';
+import { PROXY_REFUSED_CODE } from './tunnel.js';
 import { createEndpoint, INVALID_REQUEST_CODE, sendOnce, TIMEOUT_CODE, type Endpoint, type RawResponse } from './transport.js';
 import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions } from './types.js';
 
@@ -20,6 +22,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Backoff timings (tests shorten them). */
   backoff?: Partial<BackoffPolicy>;
+  /** The HTTP proxy to go through; default: from the environment (see proxy.ts); null: none. */
+  proxy?: ProxySettings | null;
 }
 
 /** A ClusterClient that owns sockets: `close()` ends its idle keep-alive connections. */
@@ -78,6 +82,7 @@ class HttpClient implements HttpClusterClient {
   readonly #token: Secret;
   readonly #limiter: ConcurrencyLimiter;
   readonly #endpoint: Endpoint;
+  readonly #proxy: ProxySettings | undefined;
   readonly #timeoutMs: number;
   readonly #retries: number;
   readonly #userAgent: string;
@@ -101,7 +106,12 @@ class HttpClient implements HttpClusterClient {
     }
     this.#token = target.token;
     this.#limiter = opts.limiter;
-    this.#endpoint = createEndpoint(url, target);
+    try {
+      this.#proxy = opts.proxy === undefined ? proxyFor(url) : (opts.proxy ?? undefined);
+    } catch (err) {
+      throw new Error(`cluster ${target.name}: ${(err as Error).message}`);
+    }
+    this.#endpoint = createEndpoint(url, target, this.#proxy);
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = opts.retries ?? DEFAULT_RETRIES;
     this.#userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
@@ -206,7 +216,8 @@ class HttpClient implements HttpClusterClient {
 
   /** Texts to scrub from any message built from an answer: a server may echo what it was sent. */
   #secrets(call: Call): string[] {
-    return [this.#token.reveal(), ...collectSecretTexts(call.opts.body)];
+    const proxyCredentials = this.#proxy?.authorization ? [this.#proxy.authorization] : [];
+    return [this.#token.reveal(), ...proxyCredentials, ...collectSecretTexts(call.opts.body)];
   }
 
   /** Turns a received answer into an ApiResponse, or the ApiError it stands for. */
@@ -245,7 +256,8 @@ class HttpClient implements HttpClusterClient {
     const code = typeof raw === 'string' ? raw : undefined;
     const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err));
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
-    const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}: ${reason} (${method} ${stripQuery(path)}${tries})`, secrets);
+    const via = this.#proxy ? ` through proxy ${this.#proxy.display}` : '';
+    const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}${via}: ${reason} (${method} ${stripQuery(path)}${tries})`, secrets);
     return new TransportError({ cluster: this.cluster, method, url: this.#url(path), code, attempts, message });
   }
 
@@ -306,6 +318,7 @@ export function describeTransportFailure(code: string | undefined, message: stri
       return 'connection timed out';
     case TIMEOUT_CODE:
     case INVALID_REQUEST_CODE:
+    case PROXY_REFUSED_CODE:
       return message;
     case BAD_RESPONSE_CODE:
       return `the answer is not valid HTTP: ${message}`;

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { ConnectionPool } from './connection-pool.js';
+import type { ProxySettings } from './proxy.js';
 
 export { TIMEOUT_CODE } from './connection-pool.js';
 
@@ -19,26 +20,35 @@ export interface Endpoint {
   basePath: string;
   /** The Host header: the port only when not the scheme's default. */
   hostHeader: string;
+  /** Before the path in a request line: the scheme and host when plain http goes through a proxy. */
+  targetPrefix: string;
+  /** Headers every request carries for the proxy (plain http; a tunnel carries its own). */
+  proxyHeaders: string[];
 }
 
 /**
  * A keep-alive endpoint for one base URL. One pool per client, never per request: connections
  * are reused across requests, and the client's limiter bounds them (see connection-pool.ts).
  */
-export function createEndpoint(baseUrl: URL, trust: { caCert?: string; insecureSkipVerify: boolean }): Endpoint {
+export function createEndpoint(baseUrl: URL, trust: { caCert?: string; insecureSkipVerify: boolean }, proxy?: ProxySettings): Endpoint {
   const secure = baseUrl.protocol === 'https:';
   // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
   const host = baseUrl.hostname.replace(/^\[(.*)\]$/, '$1');
-  const pool = new ConnectionPool({
-    host,
-    // URL drops the scheme's default port.
-    port: baseUrl.port ? Number(baseUrl.port) : secure ? 443 : 80,
-    tls: secure ? { ca: trust.caCert, rejectUnauthorized: !trust.insecureSkipVerify, servername: isIP(host) === 0 ? host : '' } : undefined,
-  });
+  // URL drops the scheme's default port.
+  const port = baseUrl.port ? Number(baseUrl.port) : secure ? 443 : 80;
+  const hostHeader = baseUrl.hostname + (baseUrl.port ? `:${baseUrl.port}` : '');
+  const tunnel = proxy ? { host: proxy.host, port: proxy.port, authorization: proxy.authorization } : undefined;
+  const pool = secure
+    ? new ConnectionPool({ host, port, tunnel, tls: { ca: trust.caCert, rejectUnauthorized: !trust.insecureSkipVerify, servername: isIP(host) === 0 ? host : '' } })
+    : new ConnectionPool(proxy ? { host: proxy.host, port: proxy.port } : { host, port });
+  // Plain http through a proxy: requests go to the proxy, naming the whole URL (absolute form).
+  const viaProxy = !secure && proxy !== undefined;
   return {
     pool,
-    hostHeader: baseUrl.hostname + (baseUrl.port ? `:${baseUrl.port}` : ''),
+    hostHeader,
     basePath: baseUrl.pathname.replace(/\/+$/, ''),
+    targetPrefix: viaProxy ? `http://${hostHeader}` : '',
+    proxyHeaders: viaProxy && proxy.authorization ? ['Proxy-Authorization', proxy.authorization] : [],
   };
 }
 
@@ -67,7 +77,8 @@ export function sendOnce(
   maxIdleMs = Infinity,
 ): Promise<RawResponse> {
   if (!TARGET.test(path)) return Promise.reject(withCode(new Error('the request path holds a character HTTP does not allow'), INVALID_REQUEST_CODE));
-  let head = `${method} ${path} HTTP/1.1\r\n`;
+  let head = `${method} ${endpoint.targetPrefix}${path} HTTP/1.1\r\n`;
+  if (endpoint.proxyHeaders.length > 0) headers = [...headers, ...endpoint.proxyHeaders];
   for (let i = 0; i < headers.length; i += 2) {
     const value = headers[i + 1]!;
     if (!VALUE.test(value)) {
