@@ -42,6 +42,7 @@ const HEADER_NAME = /[!#$%&'*+.^_`|~0-9A-Za-z-]+:/y;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})[ \t]*(?:;.*)?$/;
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
+const BARE_LF_END = Buffer.from('\n\n');
 
 export function badResponse(message: string): Error {
   return Object.assign(new Error(message), { code: BAD_RESPONSE_CODE });
@@ -81,7 +82,11 @@ export class Http1ResponseReader {
       switch (this.#state) {
         case 'head': {
           const end = buf.indexOf(HEAD_END, at);
-          if (end < 0) return this.#keep(buf, at, MAX_HEAD_BYTES, 'the response headers are too large');
+          if (end < 0) {
+            // A blank line of bare LFs: lines that do not end with CRLF, which HTTP/1.1 requires.
+            if (buf.indexOf(BARE_LF_END, at) >= 0) throw badResponse('the response header lines do not end with CRLF');
+            return this.#keep(buf, at, MAX_HEAD_BYTES, 'the response headers are too large');
+          }
           if (end - at > MAX_HEAD_BYTES) throw badResponse('the response headers are too large');
           this.#readHead(buf, at, end);
           at = end + 4;

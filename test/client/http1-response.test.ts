@@ -105,6 +105,7 @@ describe('reading an HTTP/1.1 response', () => {
     ['a length above the bound', `HTTP/1.1 200 OK\r\nContent-Length: ${MAX_BODY_BYTES + 1}\r\n\r\n`, /larger than/],
     ['a chunk size that is not hexadecimal', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', /not a hexadecimal/],
     ['a chunk without its CRLF', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nxyz', /does not end with CRLF/],
+    ['lines that end with a bare LF', 'HTTP/1.1 200 OK\nContent-Length: 0\n\n', /do not end with CRLF/],
     ['a protocol switch', 'HTTP/1.1 101 Switching Protocols\r\n\r\n', /switched protocols/],
   ])('refuses %s', (_name, text, message) => {
     const err = codeOf(() => one(text));
