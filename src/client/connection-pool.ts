@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import type * as Tls from 'node:tls';
+import { codedError } from './errors.js';
 import { Http1ResponseReader, type Http1Response } from './http1-response.js';
 import { openTunnel, type TunnelProxy } from './tunnel.js';
 
@@ -229,7 +230,7 @@ function loadTls(): typeof Tls {
 }
 
 function timedOut(timeoutMs: number): Error {
-  return Object.assign(new Error(`timed out after ${timeoutMs}ms`), { code: TIMEOUT_CODE });
+  return codedError(`timed out after ${timeoutMs}ms`, TIMEOUT_CODE);
 }
 
 /**

@@ -53,3 +53,8 @@ export function isApiError(e: unknown): e is ApiError {
 export function isTransportError(e: unknown): e is TransportError {
   return e instanceof TransportError;
 }
+
+/** An Error with a `code`, as Node's own errors carry: how the transport says what went wrong. */
+export function codedError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}

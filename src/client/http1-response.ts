@@ -6,6 +6,8 @@
  * headers), because a guess about where an answer ends is a guess about the next one.
  */
 
+import { codedError } from './errors.js';
+
 /** Code of the error a response fails with when it is not valid HTTP/1.1. Not retried. */
 export const BAD_RESPONSE_CODE = 'LOCKSTEP_BAD_RESPONSE';
 /** Code of the error when the connection ends before the response does: retried (idempotent calls). */
@@ -45,11 +47,7 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const BARE_LF_END = Buffer.from('\n\n');
 
 export function badResponse(message: string): Error {
-  return Object.assign(new Error(message), { code: BAD_RESPONSE_CODE });
-}
-
-function closedEarly(message: string): Error {
-  return Object.assign(new Error(message), { code: CLOSED_CODE });
+  return codedError(message, BAD_RESPONSE_CODE);
 }
 
 export class Http1ResponseReader {
@@ -71,7 +69,6 @@ export class Http1ResponseReader {
    */
   push(chunk: Buffer): Http1Response | undefined {
     if (chunk.length > 0) this.#received = true;
-    if (this.#state === 'done') return this.#finish(chunk.length);
     let buf = chunk;
     if (this.#pending) {
       buf = Buffer.concat([this.#pending, chunk]);
@@ -144,12 +141,9 @@ export class Http1ResponseReader {
    * (CLOSED_CODE: the answer is incomplete, and an idempotent call may be sent again).
    */
   end(): Http1Response {
-    if (this.#state === 'until-close') {
-      this.#state = 'done';
-      return this.#finish(0);
-    }
-    if (this.#state === 'done') return this.#finish(0);
-    throw closedEarly(this.#received ? 'the connection closed in the middle of the answer' : 'the connection closed before an answer came');
+    if (this.#state === 'until-close' || this.#state === 'done') return this.#finish(0);
+    const message = this.#received ? 'the connection closed in the middle of the answer' : 'the connection closed before an answer came';
+    throw codedError(message, CLOSED_CODE);
   }
 
   #readHead(buf: Buffer, start: number, end: number): void {
@@ -259,7 +253,7 @@ function keepsAlive(http11: boolean, connection: string | undefined): boolean {
 function contentLength(text: string): number {
   if (DIGITS.test(text)) return boundedLength(Number(text));
   const values = text.split(',').map((v) => v.trim());
-  if (!values.every((v) => /^\d{1,15}$/.test(v)) || values.some((v) => v !== values[0])) {
+  if (!values.every((v) => DIGITS.test(v)) || values.some((v) => v !== values[0])) {
     throw badResponse('the response has an invalid Content-Length');
   }
   return boundedLength(Number(values[0]));

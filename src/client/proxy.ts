@@ -54,7 +54,8 @@ function parseProxy(value: string, variable: string): ProxySettings {
   };
 }
 
-function bareHost(hostname: string): string {
+/** A URL's host name as a socket wants it: IPv6 without its brackets; lower case. */
+export function bareHost(hostname: string): string {
   return hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 }
 

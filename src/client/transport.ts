@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { ConnectionPool } from './connection-pool.js';
-import type { ProxySettings } from './proxy.js';
+import { codedError } from './errors.js';
+import { bareHost, type ProxySettings } from './proxy.js';
 
 export { TIMEOUT_CODE } from './connection-pool.js';
 
@@ -33,13 +34,12 @@ export interface Endpoint {
 export function createEndpoint(baseUrl: URL, trust: { caCert?: string; insecureSkipVerify: boolean }, proxy?: ProxySettings): Endpoint {
   const secure = baseUrl.protocol === 'https:';
   // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
-  const host = baseUrl.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = bareHost(baseUrl.hostname);
   // URL drops the scheme's default port.
   const port = baseUrl.port ? Number(baseUrl.port) : secure ? 443 : 80;
   const hostHeader = baseUrl.hostname + (baseUrl.port ? `:${baseUrl.port}` : '');
-  const tunnel = proxy ? { host: proxy.host, port: proxy.port, authorization: proxy.authorization } : undefined;
   const pool = secure
-    ? new ConnectionPool({ host, port, tunnel, tls: { ca: trust.caCert, rejectUnauthorized: !trust.insecureSkipVerify, servername: isIP(host) === 0 ? host : '' } })
+    ? new ConnectionPool({ host, port, tunnel: proxy, tls: { ca: trust.caCert, rejectUnauthorized: !trust.insecureSkipVerify, servername: isIP(host) === 0 ? host : '' } })
     : new ConnectionPool(proxy ? { host: proxy.host, port: proxy.port } : { host, port });
   // Plain http through a proxy: requests go to the proxy, naming the whole URL (absolute form).
   const viaProxy = !secure && proxy !== undefined;
@@ -76,13 +76,13 @@ export function sendOnce(
   timeoutMs: number,
   maxIdleMs = Infinity,
 ): Promise<RawResponse> {
-  if (!TARGET.test(path)) return Promise.reject(withCode(new Error('the request path holds a character HTTP does not allow'), INVALID_REQUEST_CODE));
+  if (!TARGET.test(path)) return Promise.reject(codedError('the request path holds a character HTTP does not allow', INVALID_REQUEST_CODE));
   let head = `${method} ${endpoint.targetPrefix}${path} HTTP/1.1\r\n`;
   if (endpoint.proxyHeaders.length > 0) headers = [...headers, ...endpoint.proxyHeaders];
   for (let i = 0; i < headers.length; i += 2) {
     const value = headers[i + 1]!;
     if (!VALUE.test(value)) {
-      return Promise.reject(withCode(new Error(`request header ${headers[i]} holds a character HTTP does not allow`), INVALID_REQUEST_CODE));
+      return Promise.reject(codedError(`request header ${headers[i]} holds a character HTTP does not allow`, INVALID_REQUEST_CODE));
     }
     head += `${headers[i]}: ${value}\r\n`;
   }
@@ -91,8 +91,4 @@ export function sendOnce(
     // Bytes first, decoded once at the end: a character split across reads stays whole.
     (res) => ({ status: res.status, headers: res.headers, text: res.body.toString('utf8') }),
   );
-}
-
-function withCode(err: Error, code: string): Error {
-  return Object.assign(err, { code });
 }

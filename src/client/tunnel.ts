@@ -1,4 +1,5 @@
 import * as net from 'node:net';
+import { codedError } from './errors.js';
 import { badResponse, CLOSED_CODE } from './http1-response.js';
 
 /** Code of the error when the proxy answers CONNECT with anything but 2xx. Not retried. */
@@ -36,7 +37,7 @@ export function openTunnel(proxy: TunnelProxy, authority: string, timeoutMs: num
         resolve(socket);
       }
     };
-    const onClose = (): void => settle(Object.assign(new Error('the proxy closed the connection before answering CONNECT'), { code: CLOSED_CODE }));
+    const onClose = (): void => settle(codedError('the proxy closed the connection before answering CONNECT', CLOSED_CODE));
     const onData = (chunk: Buffer): void => {
       reply = Buffer.concat([reply, chunk]);
       const end = reply.indexOf('\r\n\r\n');
@@ -51,7 +52,7 @@ export function openTunnel(proxy: TunnelProxy, authority: string, timeoutMs: num
       if (status === undefined) return settle(badResponse("the proxy's answer to CONNECT is not HTTP"));
       if (!status.startsWith('2')) {
         // The status line only: a proxy's text is not trusted to be free of what it was sent.
-        return settle(Object.assign(new Error(`the proxy refused the tunnel: ${status}`), { code: PROXY_REFUSED_CODE }));
+        return settle(codedError(`the proxy refused the tunnel: ${status}`, PROXY_REFUSED_CODE));
       }
       settle();
     };

@@ -41,7 +41,6 @@ export class BlobStore implements ObjectStore {
     this.accountUrl = accountUrlOf(config, account);
     // What the SDK's credential refuses, refused here, when the store is opened.
     if (typeof key !== 'string') throw invalidConfig('provB_account_key is not a valid account key');
-    const accountUrl = this.accountUrl;
     this.container = onFirstUse(async () => {
       const sdk = await import('@azure/storage-blob');
       let credential: InstanceType<typeof sdk.StorageSharedKeyCredential>;
@@ -51,7 +50,7 @@ export class BlobStore implements ObjectStore {
         // The SDK's own message could quote the key.
         throw invalidConfig('provB_account_key is not a valid account key');
       }
-      const service = new sdk.BlobServiceClient(accountUrl, credential, {
+      const service = new sdk.BlobServiceClient(this.accountUrl, credential, {
         retryOptions: {
           ...(options.attempts ? { maxTries: options.attempts } : {}),
           ...(options.timeoutMs ? { tryTimeoutInMs: options.timeoutMs } : {}),
