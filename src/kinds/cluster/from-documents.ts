@@ -2,7 +2,7 @@ import type { ClusterTarget } from '../../core/cluster.js';
 import { formatPos, type Diagnostics } from '../../core/diagnostics.js';
 import { Secret } from '../../core/secret.js';
 import type { ResolvedDocument } from '../../load/document.js';
-import { apiPathProblem } from '../../validate/api-path.js';
+import { apiPathProblem } from '../../core/path-segment.js';
 import { parseCertificates } from '../../validate/pem.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { ClusterCatalogue, KnownCluster } from './catalogue.js';

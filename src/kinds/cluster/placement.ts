@@ -1,6 +1,6 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { ResolvedDocument } from '../../load/document.js';
-import { apiPathProblem } from '../../validate/api-path.js';
+import { apiPathProblem } from '../../core/path-segment.js';
 import type { ClusterCatalogue } from './catalogue.js';
 
 /** The common fields of every resource document once placed: always set. */

@@ -1,5 +1,5 @@
 import { formatPos, type Diagnostics } from '../../core/diagnostics.js';
-import { apiPathProblem } from '../../validate/api-path.js';
+import { apiPathProblem } from '../../core/path-segment.js';
 import { checkPruneAgreement } from '../report.js';
 import { describeMount, type MountGroup } from './mounts.js';
 import { reportAt, reportAtKey } from './report.js';

@@ -1,5 +1,5 @@
 import { formatPos, type Diagnostics, type SourcePos } from '../../core/diagnostics.js';
-import { apiPathProblem } from '../../validate/api-path.js';
+import { apiPathProblem } from '../../core/path-segment.js';
 import { checkPruneAgreement } from '../report.js';
 import { describeScope } from './addresses.js';
 import type { ScopeGroup } from './policies.js';
