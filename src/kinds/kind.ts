@@ -1,3 +1,4 @@
+import type { RedactionSet } from '../core/redaction.js';
 import type { Address } from '../core/address.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { Diagnostics } from '../core/diagnostics.js';
@@ -40,6 +41,8 @@ export interface ApplyContext {
    * next (e.g. an activation token): never printed, never saved.
    */
   run: Map<string, unknown>;
+  /** The run's redaction set: a secret made during the apply (an operation token) joins it. */
+  redaction: RedactionSet;
 }
 
 /** One finding of `check`. */
