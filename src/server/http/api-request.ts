@@ -2,7 +2,9 @@ import type { Caller } from '../auth/token-store.js';
 import type { ClusterServices } from '../services.js';
 import type { MountEntry } from '../sys/mount-table.js';
 import type { JsonObject } from '../util/json.js';
-import type { Operation } from './router.js';
+
+/** What a request asks of a path, as the service's logical layer names it. */
+export type Operation = 'read' | 'list' | 'update' | 'delete';
 
 /** A request as handlers see it: routed, authorised, body parsed. */
 export interface ApiRequest {
