@@ -207,6 +207,11 @@ describe('KvStore on disk is sealed', () => {
   });
 });
 
+/**
+ * #13.11: as the real barrier binds each entry to its storage path (hashicorp/vault
+ * vault/barrier_aes_gcm.go, AESGCMVersion2: the path is the AEAD's additional data), each record
+ * of the log is bound to its place: the digest of the sealed record before it is its AAD.
+ */
 describe('#13.11 sealed records are bound to their place in the log', () => {
   async function writeThree(): Promise<Buffer[]> {
     const store = await open();
