@@ -10,7 +10,7 @@ export type Operation = 'read' | 'list' | 'update' | 'delete';
 export interface ApiRequest {
   readonly cluster: ClusterServices;
   readonly operation: Operation;
-  /** Path after /v1/, URL-decoded, without surrounding slashes. */
+  /** The canonical path (http/request-path.ts): after /v1/, decoded, the namespace header's namespace in front. */
   readonly path: string;
   readonly params: Record<string, string>;
   readonly query: URLSearchParams;
