@@ -1,7 +1,9 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual, type JsonObject } from '../../core/json.js';
+import { apiPathProblem } from '../../core/path-segment.js';
 import type { LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
+import { MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { ldapConfigDefaults } from './normalise.js';
 import { readScope } from './read.js';
 import type { LdapScope } from './scope.js';
@@ -13,10 +15,12 @@ import type { LdapScope } from './scope.js';
  */
 export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]> {
   const ns = cluster.defaultNamespace ? `${cluster.defaultNamespace}/` : '';
-  const table = (await client.read(`${ns}sys/auth`)) ?? {};
+  const table = (await readShaped(client, `${ns}sys/auth`, MOUNT_TABLE_SHAPE)) ?? {};
+  // A mount path the service could not be addressed at again (core/path-segment) is not exported.
   const mounts = Object.entries(table)
-    .filter(([, v]) => (v as JsonObject | null)?.['type'] === 'ldap')
-    .map(([k]) => k.replace(/\/$/, ''))
+    .filter(([k, v]) => k.endsWith('/') && (v as JsonObject | null)?.['type'] === 'ldap')
+    .map(([k]) => k.slice(0, -1))
+    .filter((mount) => apiPathProblem(mount) === undefined)
     .sort();
   const namespace = cluster.defaultNamespace ?? '';
   return Promise.all(mounts.map((mount) => exportMount(client, cluster, { cluster: cluster.name, namespace, mount }, table)));

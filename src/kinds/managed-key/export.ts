@@ -1,7 +1,10 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual } from '../../core/json.js';
 import type { ClusterClient } from '../../client/types.js';
+import { addressableNames, readShaped } from '../live-read.js';
+import { collectionAddress } from './addresses.js';
 import { keyAttrs } from './attrs.js';
+import { MANAGED_KEY_SHAPES } from './live-shapes.js';
 import { comparedFieldsOf, REQUIRED_FIELDS, secretFieldsOf } from './fields.js';
 import { KEY_TYPES, MANAGED_KEY_KIND, type KeyType } from './types.js';
 
@@ -11,13 +14,14 @@ import { KEY_TYPES, MANAGED_KEY_KIND, type KeyType } from './types.js';
  * holds (it reads them back "redacted") become `${env:...}` references to fill in.
  */
 export async function exportManagedKeys(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]> {
-  const ns = cluster.defaultNamespace ? `${cluster.defaultNamespace}/` : '';
   const perType = await Promise.all(
     KEY_TYPES.map(async (type) => {
-      const names = [...(await client.list(`${ns}sys/managed-keys/${type}`))].sort();
+      const collection = collectionAddress({ cluster: cluster.name, namespace: cluster.defaultNamespace ?? '' }, type);
+      // A name that cannot be addressed is left out (plan shows it as such).
+      const names = addressableNames(await client.list(collection.path), collection, 'a managed key', []).sort();
       const docs = await Promise.all(
         names.map(async (name) => {
-          const data = await client.read(`${ns}sys/managed-keys/${type}/${name}`);
+          const data = await readShaped(client, collection.child(name).path, MANAGED_KEY_SHAPES[type]);
           return data ? exportKey(cluster, type, name, data) : undefined;
         }),
       );

@@ -2,7 +2,9 @@ import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
 import type { ClusterClient } from '../../client/types.js';
 import { configCollection } from './addresses.js';
+import { addressableNames, readShaped } from '../live-read.js';
 import { snapshotAttrs } from './attrs.js';
+import { SNAPSHOT_CONFIG_SHAPE } from './live-shapes.js';
 import { isStorageType, secretFieldsOf, snapshotFieldSpec } from './fields.js';
 import { withSudoHint } from './sudo.js';
 import { SNAPSHOT_POLICY_KIND } from './types.js';
@@ -17,10 +19,12 @@ import { formatBytesExact, formatDurationExact } from './values.js';
 export async function exportSnapshotPolicies(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]> {
   const scope = { cluster: cluster.name, namespace: '' };
   const collection = configCollection(scope);
-  const names = await withSudoHint(cluster.name, () => client.list(collection.path));
+  const listed = await withSudoHint(cluster.name, () => client.list(collection.path));
+  // A name that cannot be addressed is left out (plan shows it as such).
+  const names = addressableNames(listed, collection, 'a snapshot policy', []);
   const docs = await Promise.all(
-    [...names].sort().map(async (name) => {
-      const data = await withSudoHint(cluster.name, () => client.read(collection.child(name).path));
+    names.sort().map(async (name) => {
+      const data = await withSudoHint(cluster.name, () => readShaped(client, collection.child(name).path, SNAPSHOT_CONFIG_SHAPE));
       return data ? exportDocument(cluster, name, data) : undefined;
     }),
   );

@@ -1,0 +1,25 @@
+import { record, type FieldShape, type RecordShape } from '../../core/live-shape.js';
+import { assertNever } from '../../core/plan.js';
+import { SNAPSHOT_FIELD_SPECS, type FieldForm } from './fields.js';
+
+/**
+ * The shape of `GET sys/storage/raft/snapshot-auto/config/<name>`, as the service gives it:
+ * interval in whole seconds, retain and local_max_space whole numbers, booleans, strings
+ * (credentials as "redacted"). Built from the field table, so every field it knows is checked.
+ */
+function shapeOf(form: FieldForm): FieldShape {
+  switch (form) {
+    case 'duration':
+    case 'count':
+    case 'bytes':
+      return 'whole';
+    case 'bool':
+      return 'bool';
+    case 'string':
+      return 'text';
+    default:
+      return assertNever(form);
+  }
+}
+
+export const SNAPSHOT_CONFIG_SHAPE: RecordShape = record(Object.fromEntries(SNAPSHOT_FIELD_SPECS.map((f) => [f.name, shapeOf(f.form)])));
