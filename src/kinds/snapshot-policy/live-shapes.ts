@@ -23,3 +23,18 @@ function shapeOf(form: FieldForm): FieldShape {
 }
 
 export const SNAPSHOT_CONFIG_SHAPE: RecordShape = record(Object.fromEntries(SNAPSHOT_FIELD_SPECS.map((f) => [f.name, shapeOf(f.form)])));
+
+/**
+ * `GET sys/storage/raft/snapshot-auto/status/<name>`: the times and the last error as strings,
+ * consecutive_errors a count (its digits as text are read too).
+ */
+export const SNAPSHOT_STATUS_SHAPE: RecordShape = record({
+  last_snapshot_start: 'text',
+  last_snapshot_end: 'text',
+  last_snapshot_error: 'text',
+  last_snapshot_url: 'text',
+  snapshot_start: 'text',
+  snapshot_url: 'text',
+  next_snapshot_start: 'text',
+  consecutive_errors: 'whole-or-digits',
+});
