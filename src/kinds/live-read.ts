@@ -17,6 +17,20 @@ export async function readShaped(client: ClusterClient, path: string, shape: Rec
   return data === null ? null : checkLiveAnswer({ cluster: client.cluster, method: 'GET', path }, data, shape);
 }
 
+/** A LIST answer: `keys`, a list of strings (an empty list is a 404: http/logical.go respondLogical). */
+const LIST_SHAPE = record({ keys: 'texts' }, ['keys']);
+
+/**
+ * LIST `path`: the names it holds (none on 404). A `keys` that is not a list of strings is a
+ * LiveShapeError naming cluster, path and the item, like any other answer of the wrong shape.
+ */
+export async function listNames(client: ClusterClient, path: string): Promise<string[]> {
+  const res = await client.request('LIST', path, { okStatuses: [404] });
+  if (res.status === 404) return [];
+  const data = checkLiveAnswer({ cluster: client.cluster, method: 'LIST', path }, res.data, LIST_SHAPE);
+  return (data?.['keys'] as string[] | null | undefined) ?? [];
+}
+
 /**
  * The names of a LIST answer that can be addressed. Each other name (`a/b`, `..`, a control
  * character: see core/path-segment) would address another object than the one it names, so it

@@ -192,9 +192,11 @@ describe('LdapAuth', () => {
 
   it('#13.9: a LIST answer with keys that are not strings is an error naming cluster and path', async () => {
     proxy.rewrite('LIST auth/ldap/users', withNames(7));
-    const run = await cli(['plan', await manifest(LDAP)]);
-    expectRefused(run, 'auth/ldap/users');
-    expect(run.stderr).toMatch(/default|127\.0\.0\.1/);
+    expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: LIST auth/ldap/users: field "keys[1]" is a number, expected a string');
+    proxy.rewrite('LIST auth/ldap/users', () => ({ data: { keys: 'alice' } }));
+    expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: LIST auth/ldap/users: field "keys" is a string, expected a list of strings');
+    proxy.rewrite('LIST auth/ldap/users', () => ({ data: {} }));
+    expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: LIST auth/ldap/users: field "keys" is missing');
   }, SLOW);
 });
 

@@ -4,7 +4,7 @@ import type { DesiredState, LiveResource, LiveState } from '../../core/resource.
 import { forEachBounded } from '../../client/each-bounded.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
-import { addressableNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
+import { addressableNames, listNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { LDAP_CONFIG_SHAPE, LDAP_GROUP_SHAPE, LDAP_USER_SHAPE } from './live-shapes.js';
 import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
 import { methodAddress, mountAddress, scopeOfMount, type LdapScope } from './scope.js';
@@ -55,8 +55,8 @@ export async function readScope(scope: LdapScope, authTable: JsonObject | null, 
   const base = methodAddress(scope);
   const [configData, listedGroups, listedUsers] = await Promise.all([
     readShaped(client, base.child('config').path, LDAP_CONFIG_SHAPE),
-    client.list(base.child('groups').path),
-    client.list(base.child('users').path),
+    listNames(client, base.child('groups').path),
+    listNames(client, base.child('users').path),
   ]);
   const config = normaliseLiveConfig(configData ?? {});
   push(live, { address: base.child('config'), resourceType: 'ldap.config', attrs: config });

@@ -1,7 +1,7 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual } from '../../core/json.js';
 import type { ClusterClient } from '../../client/types.js';
-import { addressableNames, readShaped } from '../live-read.js';
+import { addressableNames, listNames, readShaped } from '../live-read.js';
 import { collectionAddress } from './addresses.js';
 import { keyAttrs } from './attrs.js';
 import { MANAGED_KEY_SHAPES } from './live-shapes.js';
@@ -18,7 +18,7 @@ export async function exportManagedKeys(client: ClusterClient, cluster: ClusterT
     KEY_TYPES.map(async (type) => {
       const collection = collectionAddress({ cluster: cluster.name, namespace: cluster.defaultNamespace ?? '' }, type);
       // A name that cannot be addressed is left out (plan shows it as such).
-      const names = addressableNames(await client.list(collection.path), collection, 'a managed key', []).sort();
+      const names = addressableNames(await listNames(client, collection.path), collection, 'a managed key', []).sort();
       const docs = await Promise.all(
         names.map(async (name) => {
           const data = await readShaped(client, collection.child(name).path, MANAGED_KEY_SHAPES[type]);

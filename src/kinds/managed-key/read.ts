@@ -3,7 +3,7 @@ import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
-import { addressableNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
+import { addressableNames, listNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { collectionAddress, keyAddress, locateKey, scopedPath, scopeKey, usersAddress, type KeyScope } from './addresses.js';
 import { keyAttrs } from './attrs.js';
 import { MANAGED_KEY_SHAPES } from './live-shapes.js';
@@ -32,7 +32,7 @@ async function readScope(scope: KeyScope, client: ClusterClient, live: LiveState
 
 async function readType(scope: KeyScope, type: KeyType, client: ClusterClient, live: LiveState): Promise<void> {
   const collection = collectionAddress(scope, type);
-  const listed = await client.list(collection.path);
+  const listed = await listNames(client, collection.path);
   live.observed[collection.toString()] = [...listed].sort();
   await Promise.all(
     addressableNames(listed, collection, 'a managed key', live.notes).map(async (name) => {

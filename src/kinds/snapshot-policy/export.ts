@@ -2,7 +2,7 @@ import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
 import type { ClusterClient } from '../../client/types.js';
 import { configCollection } from './addresses.js';
-import { addressableNames, readShaped } from '../live-read.js';
+import { addressableNames, listNames, readShaped } from '../live-read.js';
 import { snapshotAttrs } from './attrs.js';
 import { SNAPSHOT_CONFIG_SHAPE } from './live-shapes.js';
 import { isStorageType, secretFieldsOf, snapshotFieldSpec } from './fields.js';
@@ -19,7 +19,7 @@ import { formatBytesExact, formatDurationExact } from './values.js';
 export async function exportSnapshotPolicies(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]> {
   const scope = { cluster: cluster.name, namespace: '' };
   const collection = configCollection(scope);
-  const listed = await withSudoHint(cluster.name, () => client.list(collection.path));
+  const listed = await withSudoHint(cluster.name, () => listNames(client, collection.path));
   // A name that cannot be addressed is left out (plan shows it as such).
   const names = addressableNames(listed, collection, 'a snapshot policy', []);
   const docs = await Promise.all(

@@ -2,7 +2,7 @@ import type { Address } from '../../core/address.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClientPool } from '../kind.js';
-import { addressableNames, readShaped } from '../live-read.js';
+import { addressableNames, listNames, readShaped } from '../live-read.js';
 import { configAddress, scopeOfCollection, type SnapshotScope } from './addresses.js';
 import { snapshotAttrs } from './attrs.js';
 import { SNAPSHOT_CONFIG_SHAPE } from './live-shapes.js';
@@ -28,7 +28,7 @@ export async function readSnapshotPolicies(desired: DesiredState, clients: Clien
 
 async function readScope(scope: SnapshotScope, collection: Address, clients: ClientPool, live: LiveState): Promise<void> {
   const client = clients.get(scope.cluster);
-  const listed = await withSudoHint(scope.cluster, () => client.list(collection.path));
+  const listed = await withSudoHint(scope.cluster, () => listNames(client, collection.path));
   live.observed[collection.toString()] = [...listed].sort();
   await Promise.all(
     addressableNames(listed, collection, 'a snapshot policy', live.notes).map(async (name) => {
