@@ -190,6 +190,18 @@ describe('LdapAuth', () => {
     expect(proxy.requests.filter((r) => !r.startsWith('GET ') && !r.startsWith('LIST '))).toEqual([]);
   }, SLOW);
 
+  it('#13.1/#13.2: export leaves names that cannot be addressed out of the manifests and says so', async () => {
+    proxy.rewrite('LIST auth/ldap/users', withNames('a/b'));
+    proxy.rewrite('LIST sys/managed-keys/provAkms', withNames('..'));
+    const run = await cli(['export']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('warning: default:auth/ldap/users: the server holds a user named "a/b" that cannot be addressed');
+    expect(run.stderr).toContain('warning: default:sys/managed-keys/provAkms: the server holds a managed key named ".."');
+    expect(run.stdout).toContain('alice');
+    expect(run.stdout).not.toContain('a/b');
+    expect(proxy.requests.filter((r) => r.includes('users/a') && !r.endsWith('alice'))).toEqual([]);
+  }, SLOW);
+
   it('#13.9: a LIST answer with keys that are not strings is an error naming cluster and path', async () => {
     proxy.rewrite('LIST auth/ldap/users', withNames(7));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: LIST auth/ldap/users: field "keys[1]" is a number, expected a string');
