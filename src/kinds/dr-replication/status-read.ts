@@ -23,7 +23,9 @@ export async function readStatus(client: ClusterClient): Promise<StatusRead> {
 /**
  * The status report's shape as the service answers it (vault/logical_system_dr.go and the
  * replication status API docs): `mode` always, the other fields when the mode has them. Extra
- * fields (`secondaries`, `primaries`, heartbeats) are not read, so not checked.
+ * fields (`secondaries`, `primaries`, heartbeats) are not read, so not checked. A mode the
+ * planner cannot plan from (`bootstrapping`, a transitional state the service does report:
+ * sdk/helper/consts/replication.go GetDRString) is the planner's to refuse, not a shape error.
  */
 const STATUS_SHAPE = record(
   {
