@@ -14,12 +14,15 @@ export type FieldShape =
   | 'text'
   /** true or false. */
   | 'bool'
-  /** A finite whole number ≥ 0 (seconds, counts, bytes): what the service sends for Go ints. */
-  | 'whole'
-  /** A whole number ≥ 0 or its decimal digits as a string (a pkcs11 slot, a key version); '' is unset. */
-  | 'whole-or-digits'
-  /** A whole number ≥ 0 or `0x` hexadecimal text (a pkcs11 mechanism); '' is unset. */
-  | 'whole-or-hex'
+  /**
+   * An integer held exactly (seconds, counts, bytes): what the service sends for a Go int. Its
+   * sign is a value, not a shape: a negative one is the normaliser's to show as drift.
+   */
+  | 'integer'
+  /** An integer or its decimal digits as a string (a pkcs11 slot, a key version); '' is unset. */
+  | 'integer-or-digits'
+  /** An integer or `0x` hexadecimal text (a pkcs11 mechanism); '' is unset. */
+  | 'integer-or-hex'
   /** A list of strings; null too (Go's nil slice). */
   | 'texts'
   /** A comma-joined string or a list of strings (null too). */
@@ -94,17 +97,17 @@ function checkField(value: unknown, shape: FieldShape, at: string, out: ShapePro
     case 'bool':
       if (typeof value !== 'boolean') out.push({ field: at, problem: `${found(value)}, expected true or false` });
       return;
-    case 'whole':
-      if (!isWhole(value)) out.push({ field: at, problem: `${found(value)}, expected a whole number` });
+    case 'integer':
+      if (!isInteger(value)) out.push({ field: at, problem: `${found(value)}, expected an integer` });
       return;
-    case 'whole-or-digits':
-      if (!isWhole(value) && !(typeof value === 'string' && /^\s*[0-9]*\s*$/.test(value))) {
-        out.push({ field: at, problem: `${found(value)}, expected a whole number` });
+    case 'integer-or-digits':
+      if (!isInteger(value) && !(typeof value === 'string' && /^\s*[0-9]*\s*$/.test(value))) {
+        out.push({ field: at, problem: `${found(value)}, expected an integer` });
       }
       return;
-    case 'whole-or-hex':
-      if (!isWhole(value) && !(typeof value === 'string' && /^\s*(0[xX][0-9a-fA-F]+)?\s*$/.test(value))) {
-        out.push({ field: at, problem: `${found(value)}, expected a whole number or 0x hexadecimal text` });
+    case 'integer-or-hex':
+      if (!isInteger(value) && !(typeof value === 'string' && /^\s*(0[xX][0-9a-fA-F]+)?\s*$/.test(value))) {
+        out.push({ field: at, problem: `${found(value)}, expected an integer or 0x hexadecimal text` });
       }
       return;
     case 'texts':
@@ -128,8 +131,8 @@ function checkTexts(value: unknown, at: string, expected: string, out: ShapeProb
   });
 }
 
-function isWhole(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+function isInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -149,7 +152,6 @@ function found(value: unknown): string {
     case 'number':
       if (!Number.isFinite(value)) return 'is not a finite number';
       if (!Number.isInteger(value)) return 'is a fraction';
-      if (value < 0) return 'is negative';
       if (!Number.isSafeInteger(value)) return 'is a number too large to hold exactly';
       return 'is a number';
     case 'object':

@@ -37,8 +37,8 @@ const STATUS_SHAPE = record(
     known_secondaries: 'texts',
     known_primary_cluster_addrs: 'texts',
     secondary_id: 'text',
-    last_wal: 'whole',
-    last_remote_wal: 'whole',
+    last_wal: 'integer',
+    last_remote_wal: 'integer',
   },
   ['mode'],
 );

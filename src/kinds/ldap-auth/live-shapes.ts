@@ -18,7 +18,7 @@ function shapeOf(spec: LdapFieldSpec): FieldShape {
       return 'bool';
     case 'duration':
     case 'count':
-      return 'whole';
+      return 'integer';
     case 'list':
       return 'texts';
     default:

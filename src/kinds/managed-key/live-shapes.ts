@@ -20,10 +20,10 @@ function shapeOf(form: FieldForm): FieldShape {
     case 'curve':
       return 'text';
     case 'mechanism':
-      return 'whole-or-hex';
+      return 'integer-or-hex';
     case 'decimal':
     case 'int':
-      return 'whole-or-digits';
+      return 'integer-or-digits';
     default:
       return assertNever(form);
   }

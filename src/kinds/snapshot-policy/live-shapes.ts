@@ -12,7 +12,7 @@ function shapeOf(form: FieldForm): FieldShape {
     case 'duration':
     case 'count':
     case 'bytes':
-      return 'whole';
+      return 'integer';
     case 'bool':
       return 'bool';
     case 'string':
@@ -36,5 +36,5 @@ export const SNAPSHOT_STATUS_SHAPE: RecordShape = record({
   snapshot_start: 'text',
   snapshot_url: 'text',
   next_snapshot_start: 'text',
-  consecutive_errors: 'whole-or-digits',
+  consecutive_errors: 'integer-or-digits',
 });
