@@ -39,15 +39,15 @@ export async function listNames(client: ClusterClient, path: string): Promise<st
 export function addressableNames(names: readonly string[], collection: Address, what: string, notes: LiveState['notes']): string[] {
   const usable: string[] = [];
   for (const name of names) {
-    const problem = segmentProblem(name);
-    if (problem === undefined) {
+    if (segmentProblem(name) === undefined) {
       usable.push(name);
       continue;
     }
+    // JSON quoting shows a control character as an escape, never raw to a terminal.
     notes.push({
       severity: 'warning',
       address: collection,
-      message: `the server holds ${what} named ${JSON.stringify(name)} that cannot be addressed (${problem}); lockstep leaves it alone`,
+      message: `the server holds ${what} named ${JSON.stringify(name)} that cannot be addressed; lockstep leaves it alone`,
     });
   }
   return usable;

@@ -180,6 +180,8 @@ describe('LdapAuth', () => {
     const text = await cli(['plan', await manifest(LDAP), '--prune']);
     expect(text.stdout).toContain('warning: default:auth/ldap/users: the server holds a user named "a/b" that cannot be addressed');
     expect(text.stdout).toContain('warning: default:auth/ldap/groups: the server holds a group named "ops/../admins"');
+    expect(text.stdout).toContain('a user named "x\\u0001y"');
+    expect(text.stdout).not.toContain('\u0001');
     expect(text.stdout).toContain('No changes.');
 
     proxy.requests.length = 0;
