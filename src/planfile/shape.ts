@@ -1,5 +1,6 @@
 import { Address } from '../core/address.js';
 import { segmentProblem } from '../core/path-segment.js';
+import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 
 /**
  * The shape of a saved plan, checked field by field before anything reads it: a file edited by
@@ -86,7 +87,7 @@ const CHANGE = record({
 }, { owner: address });
 
 const PLAN = record({
-  formatVersion: oneOfNumber(1),
+  formatVersion: oneOfNumber(PLAN_FORMAT_VERSION),
   changes: list(CHANGE),
   unmanaged: list(record({ address, resourceType: text })),
   notes: list(record({ severity: oneOf(['info', 'warning']), message: text }, { address })),
