@@ -172,7 +172,8 @@ function assertNeverShape(x: never): never {
 /** Where an answer came from: how its errors name it. */
 export interface AnswerSource {
   cluster: string;
-  method: 'GET' | 'LIST';
+  /** POST too: some answers that matter come from writes (a DR operation-token attempt). */
+  method: 'GET' | 'LIST' | 'POST';
   /** The request path relative to the base URL. */
   path: string;
 }
