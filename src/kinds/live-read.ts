@@ -1,6 +1,7 @@
 import type { Address } from '../core/address.js';
 import type { JsonObject } from '../core/json.js';
-import { checkLiveAnswer, mountTable, record, type RecordShape, type TableShape } from '../core/live-shape.js';
+import { mountTable, record, type FieldShape, type TableShape } from '../core/json-shape.js';
+import { checkLiveAnswer } from '../core/live-shape.js';
 import { segmentProblem } from '../core/path-segment.js';
 import type { LiveState } from '../core/resource.js';
 import type { ClusterClient } from '../client/types.js';
@@ -12,7 +13,7 @@ import type { ClusterClient } from '../client/types.js';
  */
 
 /** GET `path`: null on 404, else the answer when it has `shape` (a LiveShapeError when not). */
-export async function readShaped(client: ClusterClient, path: string, shape: RecordShape | TableShape): Promise<JsonObject | null> {
+export async function readShaped(client: ClusterClient, path: string, shape: FieldShape): Promise<JsonObject | null> {
   const data = await client.read(path);
   return data === null ? null : checkLiveAnswer({ cluster: client.cluster, method: 'GET', path }, data, shape);
 }

@@ -59,7 +59,7 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
   }
   const problems = savedPlanProblems(raw);
   if (problems.length > 0) {
-    const listed = problems.slice(0, LISTED_PROBLEMS).map((p) => `${file}: ${p}`);
+    const listed = problems.slice(0, LISTED_PROBLEMS).map((p) => `${file}: ${p.field}: ${p.problem}`);
     if (problems.length > LISTED_PROBLEMS) listed.push(`${file}: and ${problems.length - LISTED_PROBLEMS} more`);
     throw new Error(listed.join('\n'));
   }

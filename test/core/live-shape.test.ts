@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkLiveAnswer, LiveShapeError, mountTable, record, shapeProblems } from '../../src/core/live-shape.js';
+import { mountTable, record, shapeProblems } from '../../src/core/json-shape.js';
+import { checkLiveAnswer, LiveShapeError } from '../../src/core/live-shape.js';
 
 const CONFIG = record({ url: 'text', starttls: 'bool', token_ttl: 'integer', token_policies: 'texts', groups: 'text-or-texts', slot: 'integer-or-digits', mechanism: 'integer-or-hex' }, ['url']);
 const SOURCE = { cluster: 'east', method: 'GET', path: 'auth/ldap/config' } as const;

@@ -125,7 +125,7 @@ describe('writeSavedPlan and readSavedPlan', () => {
   it('#13.10: refuses a plan without changes, naming the file and the field', async () => {
     const file = path.join(dir, 'plan.json');
     await writeFile(file, JSON.stringify({ ...savedPlan(), plan: { formatVersion: 1, unmanaged: [], notes: [] } }));
-    await expect(readSavedPlan(file)).rejects.toThrow(`${file}: plan.changes: missing`);
+    await expect(readSavedPlan(file)).rejects.toThrow(`${file}: plan.changes: is missing`);
   });
 
   it('#13.10: refuses a malformed address, naming the field and not quoting the value', async () => {
@@ -137,8 +137,8 @@ describe('writeSavedPlan and readSavedPlan', () => {
     const error = await readSavedPlan(file).catch((err: Error) => err);
     expect((error as Error).message).toBe(
       [
-        `${file}: plan.changes[0].dependsOn[0]: expected an address (cluster:path), found a string that is none`,
-        `${file}: plan.changes[1].guards[0].address: expected an address the service can address, found one with a "." or ".." segment or a control character`,
+        `${file}: plan.changes[0].dependsOn[0]: is a string not of the form cluster:path, expected an address`,
+        `${file}: plan.changes[1].guards[0].address: has a segment the service cannot address (".", ".." or a control character), expected an address`,
       ].join('\n'),
     );
   });
@@ -153,10 +153,10 @@ describe('writeSavedPlan and readSavedPlan', () => {
     await writeFile(file, JSON.stringify(json));
     const message = ((await readSavedPlan(file).catch((err: Error) => err)) as Error).message;
     expect(message.split('\n')).toEqual([
-      `${file}: options: expected an object, found null`,
-      `${file}: plan.changes[0].guards: expected a list, found null`,
-      `${file}: plan.changes[1].address: expected an address (cluster:path), found null`,
-      `${file}: plan.notes[0].severity: expected one of "info", "warning", found another string`,
+      `${file}: options: is null, expected an object`,
+      `${file}: plan.changes[0].guards: is null, expected a list`,
+      `${file}: plan.changes[1].address: is null, expected an address`,
+      `${file}: plan.notes[0].severity: is another string, expected one of "info", "warning"`,
     ]);
     expect(message).not.toMatch(/Cannot read|TypeError|undefined/);
   });

@@ -1,7 +1,8 @@
 import { isApiError } from '../../client/errors.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { JsonObject } from '../../core/json.js';
-import { checkLiveAnswer, record } from '../../core/live-shape.js';
+import { record } from '../../core/json-shape.js';
+import { checkLiveAnswer } from '../../core/live-shape.js';
 import type { Secret } from '../../core/secret.js';
 import { ATTEMPT_PATH, drPath, UPDATE_PATH } from './addresses.js';
 import { isUncertain } from './outcome.js';

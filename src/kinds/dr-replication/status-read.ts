@@ -1,7 +1,8 @@
 import { isTransportError } from '../../client/errors.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { JsonObject } from '../../core/json.js';
-import { checkLiveAnswer, record } from '../../core/live-shape.js';
+import { record } from '../../core/json-shape.js';
+import { checkLiveAnswer } from '../../core/live-shape.js';
 import { STATUS_PATH } from './addresses.js';
 import { statusAttrs, UNREACHABLE_ATTRS } from './status.js';
 

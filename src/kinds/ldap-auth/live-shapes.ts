@@ -1,4 +1,4 @@
-import { record, type FieldShape, type RecordShape } from '../../core/live-shape.js';
+import { record, type FieldShape, type RecordShape } from '../../core/json-shape.js';
 import { assertNever } from '../../core/plan.js';
 import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
 

@@ -1,4 +1,4 @@
-import { record, type FieldShape, type RecordShape } from '../../core/live-shape.js';
+import { record, type FieldShape, type RecordShape } from '../../core/json-shape.js';
 import { assertNever } from '../../core/plan.js';
 import { SNAPSHOT_FIELD_SPECS, type FieldForm } from './fields.js';
 
