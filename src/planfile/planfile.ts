@@ -55,7 +55,8 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
     throw new Error(`${file}: not a saved lockstep plan`);
   }
   if (o.formatVersion !== PLAN_FORMAT_VERSION) {
-    throw new Error(`${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION} (this build reads only that one; make the plan again)`);
+    const theirs = typeof o.formatVersion === 'number' && Number.isSafeInteger(o.formatVersion) ? `its formatVersion is ${o.formatVersion}` : 'its formatVersion is not a number';
+    throw new Error(`${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION} (${theirs}; this build reads only ${PLAN_FORMAT_VERSION}: make the plan again)`);
   }
   const problems = savedPlanProblems(raw);
   if (problems.length > 0) {

@@ -119,7 +119,11 @@ describe('writeSavedPlan and readSavedPlan', () => {
   it('refuses another format version, naming the one it reads', async () => {
     const file = path.join(dir, 'future.plan');
     await writeFile(file, JSON.stringify({ ...savedPlan(), formatVersion: PLAN_FORMAT_VERSION + 1 }));
-    await expect(readSavedPlan(file)).rejects.toThrow(`not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION}`);
+    await expect(readSavedPlan(file)).rejects.toThrow(
+      `${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION} (its formatVersion is ${PLAN_FORMAT_VERSION + 1}; this build reads only ${PLAN_FORMAT_VERSION}: make the plan again)`,
+    );
+    await writeFile(file, JSON.stringify({ ...savedPlan(), formatVersion: null }));
+    await expect(readSavedPlan(file)).rejects.toThrow('(its formatVersion is not a number;');
   });
 
   it('#13.10: refuses a plan without changes, naming the file and the field', async () => {
