@@ -40,7 +40,7 @@ export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerP
       const upstream = await fetch(`${upstreamBaseUrl}${url.pathname.replace(/^\/v1/, '')}${url.search}`, {
         method: req.method === 'LIST' ? 'GET' : req.method,
         headers,
-        body: body.length > 0 ? body : undefined,
+        body: body.length > 0 ? new Uint8Array(body) : undefined,
       });
       let text = await upstream.text();
       const change = rewrites.get(key);
