@@ -60,7 +60,6 @@ describe('issued token', () => {
     expect(auth).toMatchObject({
       policies: ['base', 'default', 'extra-pol', 'own', 'staff-pol'],
       token_policies: ['base', 'default', 'extra-pol', 'own', 'staff-pol'],
-      identity_policies: null,
       metadata: { username: 'Alice' },
       lease_duration: 2764800,
       renewable: true,
@@ -69,6 +68,7 @@ describe('issued token', () => {
       mfa_requirement: null,
       num_uses: 0,
     });
+    expect(auth).not.toHaveProperty('identity_policies'); // #14: omitted when empty (sdk/logical HTTPAuth)
     expect(auth.client_token).toMatch(/^hvs\./);
     expect(auth.accessor).toMatch(/^[A-Za-z0-9]{24}$/);
 

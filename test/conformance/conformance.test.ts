@@ -1,0 +1,27 @@
+import { describe, it } from 'vitest';
+import type { Fact } from './fact.js';
+import { LDAP_FACTS } from './facts/ldap.js';
+import { checkAnswer, runFact, startScenario } from './run-fact.js';
+
+/**
+ * #14.1: every conformance fact, run against the emulator over real HTTP. Each fact gets fresh
+ * clusters, so no fact depends on another. A fact names the file of the real service it follows.
+ */
+const FACT_SETS: Record<string, readonly Fact[]> = {
+  'LDAP auth method': LDAP_FACTS,
+};
+
+for (const [area, facts] of Object.entries(FACT_SETS)) {
+  describe(`#14.1 conformance: ${area}`, () => {
+    for (const fact of facts) {
+      it(`${fact.says} (${fact.source})`, async () => {
+        const server = await startScenario(fact.scenario ?? 'single');
+        try {
+          checkAnswer(fact, await runFact(server, fact));
+        } finally {
+          await server.close();
+        }
+      });
+    }
+  });
+}
