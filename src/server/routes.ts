@@ -10,9 +10,10 @@ import type { ClusterServices } from './services.js';
 import { snapshotAutoRoutes } from './snapshots/routes.js';
 import { authMethodRoutes } from './sys/auth-routes.js';
 import { healthRoute } from './sys/health.js';
+import { sealRoutes } from './sys/seal-routes.js';
 import { mountRoutes } from './sys/mounts-routes.js';
 
-const sysRouter = new Router([healthRoute, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
+const sysRouter = new Router([healthRoute, ...sealRoutes, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
 
 /** What a namespace other than the root serves: its own auth methods, mounts and managed keys. */
 const namespaceRouter = new Router([...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
