@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import type { Fact } from './fact.js';
 import { LDAP_FACTS } from './facts/ldap.js';
+import { MANAGED_KEY_FACTS } from './facts/managed-keys.js';
 import { SYS_FACTS } from './facts/sys.js';
 import { checkAnswer, runFact, startScenario } from './run-fact.js';
 
@@ -11,6 +12,7 @@ import { checkAnswer, runFact, startScenario } from './run-fact.js';
 const FACT_SETS: Record<string, readonly Fact[]> = {
   'LDAP auth method': LDAP_FACTS,
   'system, health and replication': SYS_FACTS,
+  'managed keys': MANAGED_KEY_FACTS,
 };
 
 for (const [area, facts] of Object.entries(FACT_SETS)) {

@@ -170,7 +170,7 @@ describe('pkcs11 with SoftHSM', () => {
     await expectNoChanges(m);
 
     const read = await raw('GET', 'sys/managed-keys/pkcs11/hsm-signing');
-    expect(read.body.data).toMatchObject({ pin: 'redacted', curve: 'P256', mechanism: '0x1041', allow_generate_key: true, usages: ['sign', 'verify'] });
+    expect(read.body.data).toMatchObject({ pin: 'redacted', curve: 'P256', mechanism: 4161, allow_generate_key: true, usages: ['sign', 'verify'] });
   }, SLOW);
 
   it("a key that cannot sign (wrong PIN) fails the apply with the server's reason; fixed, --sync-secrets converges", async () => {
