@@ -3,6 +3,7 @@ import type { Fact } from './fact.js';
 import { LDAP_FACTS } from './facts/ldap.js';
 import { MANAGED_KEY_FACTS } from './facts/managed-keys.js';
 import { SYS_FACTS } from './facts/sys.js';
+import { TOKEN_FACTS } from './facts/tokens.js';
 import { checkAnswer, runFact, startScenario } from './run-fact.js';
 
 /**
@@ -13,6 +14,7 @@ const FACT_SETS: Record<string, readonly Fact[]> = {
   'LDAP auth method': LDAP_FACTS,
   'system, health and replication': SYS_FACTS,
   'managed keys': MANAGED_KEY_FACTS,
+  'token method': TOKEN_FACTS,
 };
 
 for (const [area, facts] of Object.entries(FACT_SETS)) {

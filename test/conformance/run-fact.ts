@@ -27,8 +27,14 @@ export async function startScenario(scenario: Scenario): Promise<RunningServer> 
   }
 }
 
+export interface Outcome {
+  answer: Answer;
+  /** Values captured by the steps, by name. */
+  captured: ReadonlyMap<string, string>;
+}
+
 /** Runs the setup steps and the request of a fact; answers the request's answer. */
-export async function runFact(server: RunningServer, fact: Fact): Promise<Answer> {
+export async function runFact(server: RunningServer, fact: Fact): Promise<Outcome> {
   const captured = new Map<string, string>();
   for (const step of fact.setup ?? []) {
     const answer = await send(server.clusters, step, captured);
@@ -36,17 +42,12 @@ export async function runFact(server: RunningServer, fact: Fact): Promise<Answer
     const fine = ok.length > 0 ? ok.includes(answer.status) : answer.status >= 200 && answer.status < 300;
     if (!fine) throw new Error(`setup ${step.method} ${step.path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
-  return send(server.clusters, fact.request, captured);
+  return { answer: await send(server.clusters, fact.request, captured), captured };
 }
 
 async function send(clusters: readonly RunningCluster[], step: Step, captured: Map<string, string>): Promise<Answer> {
   const cluster = clusters[step.cluster ?? 0]!;
-  const fill = (text: string): string =>
-    text.replace(/<<([a-z0-9_-]+)>>/gi, (_, name: string) => {
-      const value = captured.get(name);
-      if (value === undefined) throw new Error(`nothing captured as ${name}`);
-      return value;
-    });
+  const fill = (text: string): string => fillCaptured(text, captured);
   const token = step.token === undefined || step.token === 'root' ? cluster.rootToken : step.token === 'none' ? undefined : captured.get(step.token.captured);
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['X-Vault-Token'] = token;
@@ -67,6 +68,24 @@ async function send(clusters: readonly RunningCluster[], step: Step, captured: M
   return answer;
 }
 
+function fillCaptured(text: string, captured: ReadonlyMap<string, string>): string {
+  return text.replace(/<<([a-z0-9_-]+)>>/gi, (_, name: string) => {
+    const value = captured.get(name);
+    if (value === undefined) throw new Error(`nothing captured as ${name}`);
+    return value;
+  });
+}
+
+/** The expected shape with captured values filled into its strings (matchers are left alone). */
+function filled(shape: unknown, captured: ReadonlyMap<string, string>): unknown {
+  if (typeof shape === 'string') return fillCaptured(shape, captured);
+  if (Array.isArray(shape)) return shape.map((item) => filled(item, captured));
+  if (shape !== null && typeof shape === 'object' && Object.getPrototypeOf(shape) === Object.prototype) {
+    return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, filled(v, captured)]));
+  }
+  return shape;
+}
+
 /** The value at a dotted path (`data.config.allowed_managed_keys`); undefined when any part is missing. */
 export function valueAt(value: unknown, path: string): unknown {
   let at: unknown = value;
@@ -85,10 +104,10 @@ export function has(value: unknown, path: string): boolean {
 }
 
 /** Checks an answer against a fact's expectation. */
-export function checkAnswer(fact: Fact, answer: Answer): void {
+export function checkAnswer(fact: Fact, { answer, captured }: Outcome): void {
   const where = `${fact.request.method} ${fact.request.path} → ${answer.status} ${JSON.stringify(answer.body)}`;
   expect(answer.status, where).toBe(fact.expect.status);
   if (fact.expect.noBody) expect(answer.body, where).toBeUndefined();
-  if (fact.expect.body !== undefined) expect(answer.body, where).toMatchObject(fact.expect.body as object);
+  if (fact.expect.body !== undefined) expect(answer.body, where).toMatchObject(filled(fact.expect.body, captured) as object);
   for (const path of fact.expect.absent ?? []) expect(has(answer.body, path), `${path} must be absent: ${where}`).toBe(false);
 }
