@@ -2,6 +2,7 @@ import { describe, it } from 'vitest';
 import type { Fact } from './fact.js';
 import { LDAP_FACTS } from './facts/ldap.js';
 import { MANAGED_KEY_FACTS } from './facts/managed-keys.js';
+import { NAMESPACE_FACTS } from './facts/namespaces.js';
 import { SYS_FACTS } from './facts/sys.js';
 import { TOKEN_FACTS } from './facts/tokens.js';
 import { checkAnswer, runFact, startScenario } from './run-fact.js';
@@ -15,6 +16,7 @@ const FACT_SETS: Record<string, readonly Fact[]> = {
   'system, health and replication': SYS_FACTS,
   'managed keys': MANAGED_KEY_FACTS,
   'token method': TOKEN_FACTS,
+  namespaces: NAMESPACE_FACTS,
 };
 
 for (const [area, facts] of Object.entries(FACT_SETS)) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiClient, enableLdap, startTestServer, type ApiClient } from '../helpers.js';
+import { apiClient, createNamespaces, enableLdap, startTestServer, type ApiClient } from '../helpers.js';
 
 /**
  * The login route around the LDAP algorithm: the CIDR gate, and the token it issues. The
@@ -142,6 +142,7 @@ describe('issued token', () => {
     };
     const alive = async (token: string): Promise<number> => (await apiClient(server.clusters[0]!, token).get('auth/token/lookup-self')).status;
 
+    await createNamespaces(server.clusters[0]!, 'team-a');
     await enableIn('team-a/');
     const rootToken = await loginIn('');
     const nsToken = await loginIn('team-a/');
