@@ -112,6 +112,19 @@ export const SYS_FACTS: readonly Fact[] = [
     expect: { status: 200, body: { data: { config: { allowed_managed_keys: ['k1'] } } } },
   },
   {
+    says: 'a tune read shows allowed_managed_keys only when set',
+    source: `${LOGICAL_SYSTEM_GO} (handleTuneReadCommon: synthesizedConfigCache "allowed_managed_keys")`,
+    setup: [enableLdap],
+    request: { method: 'GET', path: 'sys/auth/ldap/tune' },
+    expect: { status: 200, body: { data: { default_lease_ttl: expect.any(Number), token_type: 'default-service' } }, absent: ['data.allowed_managed_keys'] },
+  },
+  {
+    says: 'the kv mount entry carries deprecation_status; system mounts (not registry plugins) carry none',
+    source: `${LOGICAL_SYSTEM_GO} (mountInfo: builtinRegistry.DeprecationStatus)`,
+    request: { method: 'GET', path: 'sys/mounts' },
+    expect: { status: 200, body: { data: { 'secret/': { type: 'kv', deprecation_status: 'supported' } } }, absent: ['data.sys/.deprecation_status'] },
+  },
+  {
     says: 'GET sys/auth/:path of a missing method is a 400 naming the path without auth/',
     source: `${LOGICAL_SYSTEM_GO} (handleReadAuth: "No auth engine at %s", sanitizePath)`,
     request: { method: 'GET', path: 'sys/auth/nope' },
