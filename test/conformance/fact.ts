@@ -3,7 +3,9 @@
  * service gives, and where in the real service's source or documentation that comes from
  * (repository hashicorp/vault). Facts are data; conformance.test.ts runs them all.
  *
- * Values captured from earlier answers are written `<<name>>` in paths, bodies and headers.
+ * Values captured from earlier answers are written `<<name>>` in paths, bodies and headers;
+ * facts that declare `directory: true` also get the test LDAP directory's settings as
+ * `<<ldap.url>>`, `<<ldap.binddn>>`, `<<ldap.bindpass>>`, `<<ldap.userdn>>`, `<<ldap.groupdn>>`.
  */
 
 export type Token =
@@ -55,6 +57,8 @@ export interface Fact {
   /** File or doc page in hashicorp/vault this follows. */
   source: string;
   scenario?: Scenario;
+  /** Needs the test LDAP directory (slapd, started once for all facts that need it). */
+  directory?: true;
   setup?: Step[];
   request: Step;
   expect: Expectation;

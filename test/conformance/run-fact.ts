@@ -33,9 +33,9 @@ export interface Outcome {
   captured: ReadonlyMap<string, string>;
 }
 
-/** Runs the setup steps and the request of a fact; answers the request's answer. */
-export async function runFact(server: RunningServer, fact: Fact): Promise<Outcome> {
-  const captured = new Map<string, string>();
+/** Runs the setup steps and the request of a fact; answers the request's answer. `given`: values known beforehand. */
+export async function runFact(server: RunningServer, fact: Fact, given: ReadonlyMap<string, string> = new Map()): Promise<Outcome> {
+  const captured = new Map<string, string>(given);
   for (const step of fact.setup ?? []) {
     const answer = await send(server.clusters, step, captured);
     const ok = step.okStatus ?? [];
@@ -69,7 +69,7 @@ async function send(clusters: readonly RunningCluster[], step: Step, captured: M
 }
 
 function fillCaptured(text: string, captured: ReadonlyMap<string, string>): string {
-  return text.replace(/<<([a-z0-9_-]+)>>/gi, (_, name: string) => {
+  return text.replace(/<<([a-z0-9_.-]+)>>/gi, (_, name: string) => {
     const value = captured.get(name);
     if (value === undefined) throw new Error(`nothing captured as ${name}`);
     return value;
