@@ -27,7 +27,8 @@ export const tokenRouter = new Router([
     access: 'token',
     handlers: {
       update: async ({ cluster, caller }) => {
-        if (caller!.entry.path !== 'auth/token/root') await cluster.tokens.revoke(caller!.token);
+        // The configured root token (`serve --token`) outlives this: it is the cluster's.
+        if (caller!.token !== cluster.tokens.rootToken) await cluster.tokens.revoke(caller!.token);
         return noContent();
       },
     },

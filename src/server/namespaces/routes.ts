@@ -1,5 +1,5 @@
 import type { ApiRequest } from '../http/api-request.js';
-import { badRequest, keyList, noContent, notFound, ok, type Reply } from '../http/reply.js';
+import { badRequest, noContent, notFound, ok, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
 import { toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
@@ -30,11 +30,12 @@ function view(entry: NamespaceEntry): JsonObject {
   return { id: entry.id, path: entry.path, custom_metadata: entry.custom_metadata };
 }
 
+/** The children's names with a trailing slash, and each one's entry under key_info; none is a 404. */
 function list(req: ApiRequest): Reply {
   const children = registry(req).children(req.cluster.namespace);
-  const reply = keyList(children.map((c) => `${c.path.replace(/\/$/, '').split('/').at(-1)!}/`));
-  const keyInfo = Object.fromEntries(children.map((c) => [`${c.path.replace(/\/$/, '').split('/').at(-1)!}/`, view(c)]));
-  return reply.kind === 'data' ? ok({ ...reply.data, key_info: keyInfo }) : reply;
+  if (children.length === 0) throw notFound();
+  const name = (entry: NamespaceEntry): string => `${entry.path.replace(/\/$/, '').split('/').at(-1)!}/`;
+  return ok({ keys: children.map(name), key_info: Object.fromEntries(children.map((c) => [name(c), view(c)])) });
 }
 
 function read(req: ApiRequest): Reply {

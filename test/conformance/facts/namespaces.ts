@@ -58,4 +58,17 @@ export const NAMESPACE_FACTS: readonly Fact[] = [
     request: { method: 'GET', path: 'team-a/sys/auth' },
     expect: { status: 200, absent: ['data.ldap/'] },
   },
+  {
+    says: 'LIST sys/namespaces with no namespace is a 404, as every empty LIST',
+    source: 'website/content/api-docs/system/namespaces.mdx; sdk/logical ListResponse (no keys → 404)',
+    request: { method: 'LIST', path: 'sys/namespaces' },
+    expect: { status: 404 },
+  },
+  {
+    says: 'a namespace with child namespaces cannot be deleted',
+    source: 'website/content/api-docs/system/namespaces.mdx ("You cannot delete a namespace with existing child namespaces", hvac delete_namespace)',
+    setup: [createTeamA, { method: 'POST', path: 'team-a/sys/namespaces/dev' }],
+    request: { method: 'DELETE', path: 'sys/namespaces/team-a' },
+    expect: { status: 400 },
+  },
 ];
