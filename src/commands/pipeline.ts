@@ -10,6 +10,7 @@ import type { KindModule, PlanFlags } from '../kinds/kind.js';
 import { orderChanges, selectTargets } from '../order/order.js';
 import { prepare, type Prepared } from '../validate/prepare.js';
 import type { ClusterClientPool } from './clients.js';
+import { missingNamespaces } from './namespaces.js';
 import { CliError } from './errors.js';
 import type { Output } from './output.js';
 
@@ -88,6 +89,9 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
       redaction.addAll(collectSecretTexts(r.writeOnly));
     }
   }
+
+  const missing = await missingNamespaces(prepared, pool);
+  if (missing.hasErrors()) throw new CliError(`the plan is refused:\n${missing.format().map((line) => `  ${line}`).join('\n')}`);
 
   const lives = await Promise.all(
     kindsInUse.map(({ kind, state }) =>

@@ -1,3 +1,4 @@
+import type { FieldComparison } from './field-comparison.js';
 import type { Address } from './address.js';
 import type { JsonObject, JsonValue } from './json.js';
 import type { Secret } from './secret.js';
@@ -18,6 +19,8 @@ export interface DesiredResource {
   sensitiveFields: string[];
   /** Objects that must exist (be written) before this one. */
   dependsOn: Address[];
+  /** Fields compared by a rule instead of plain equality (core/field-comparison.ts). */
+  comparedAs?: Readonly<Record<string, FieldComparison>>;
 }
 
 /** One object as read from a server, normalised. */

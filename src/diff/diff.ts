@@ -1,5 +1,6 @@
 import { Address, AddressMap } from '../core/address.js';
-import { copyJson, jsonEqual } from '../core/json.js';
+import { sameFieldValue } from '../core/field-comparison.js';
+import { copyJson } from '../core/json.js';
 import type { Change, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveResource, LiveState } from '../core/resource.js';
 
@@ -74,7 +75,7 @@ function createOf(want: DesiredResource): Change {
 
 function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
   const changedFields = Object.keys(want.attrs)
-    .filter((k) => !jsonEqual(want.attrs[k], have.attrs[k]))
+    .filter((k) => !sameFieldValue(want.comparedAs?.[k], want.attrs[k], have.attrs[k]))
     .sort();
   const writeOnly = writeOnlyNames(want);
   const resend = changedFields.length === 0 && opts.syncSecrets && writeOnly.length > 0;

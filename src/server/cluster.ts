@@ -85,6 +85,7 @@ export class Cluster implements ClusterServices {
       const tokens = new TokenStore(store, identity.root_token, identity.created_at_ms);
       const cluster = new Cluster(opts.name, identity.cluster_id, store, tokens, mounts, opts.log, lock);
       cluster.keyBackends = opts.keyBackends ?? {};
+      cluster.storageType = opts.dir === undefined ? 'inmem' : 'file';
       cluster.initialisation = { keyShares: identity.key_shares, keyThreshold: identity.key_threshold, created: identity.created };
       cluster.dr = await DrReplication.open(
         { clusterName: opts.name, store, mounts, log: opts.log, dir: opts.dir, apiAddr: () => apiOrigin(opts.host, cluster.port) },
@@ -100,6 +101,13 @@ export class Cluster implements ClusterServices {
       throw err;
     }
   }
+
+  get keySplit(): { shares: number; threshold: number } {
+    return { shares: this.initialisation.keyShares.length, threshold: this.initialisation.keyThreshold };
+  }
+
+  /** Set by start(): `file` when the cluster persists under a directory. */
+  storageType = 'inmem';
 
   /** Snapshots are sealed with the root key of the data held: the cluster's own, or its DR set's. */
   snapshotKey(): SnapshotKey {

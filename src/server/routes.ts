@@ -4,18 +4,21 @@ import { Router } from './http/router.js';
 import { ldapRouter } from './ldap/routes.js';
 import { managedKeyRoutes } from './managed-keys/routes.js';
 import { splitNamespace } from './namespaces/path.js';
+import { NamespaceRegistry } from './namespaces/registry.js';
+import { namespaceRoutes } from './namespaces/routes.js';
 import { namespaceServices } from './namespaces/scope.js';
 import { drReplicationRoutes } from './replication/routes.js';
 import type { ClusterServices } from './services.js';
 import { snapshotAutoRoutes } from './snapshots/routes.js';
 import { authMethodRoutes } from './sys/auth-routes.js';
 import { healthRoute } from './sys/health.js';
+import { sealRoutes } from './sys/seal-routes.js';
 import { mountRoutes } from './sys/mounts-routes.js';
 
-const sysRouter = new Router([healthRoute, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
+const sysRouter = new Router([healthRoute, ...sealRoutes, ...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
 
-/** What a namespace other than the root serves: its own auth methods, mounts and managed keys. */
-const namespaceRouter = new Router([...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
+/** What a namespace other than the root serves: its child namespaces, auth methods, mounts and managed keys. */
+const namespaceRouter = new Router([...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
 
 /** The router of each auth method type; an auth mount's paths are matched relative to it. */
 const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ldap: ldapRouter };
@@ -23,12 +26,14 @@ const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ldap: 
 /**
  * Finds what serves `path` (after /v1/): a sys route, or a route of the auth mount it falls in.
  * A namespace prefix (`team-a/sys/...`) is routed inside that namespace, whose handlers get
- * the namespace's view of the cluster.
+ * the namespace's view of the cluster. A namespace never created through sys/namespaces
+ * serves nothing (namespaces/registry.ts).
  */
 export function resolveRoute(cluster: ClusterServices, path: string): ResolvedRoute | undefined {
   const split = splitNamespace(path);
   if (!split) return undefined;
   if (split.namespace === '') return resolveIn(cluster, path, sysRouter);
+  if (!new NamespaceRegistry(cluster.store).exists(split.namespace)) return undefined;
   const services = namespaceServices(cluster, split.namespace);
   const match = resolveIn(services, split.rest, namespaceRouter);
   return match && { ...match, services };

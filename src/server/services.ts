@@ -22,4 +22,8 @@ export interface ClusterServices {
   readonly snapshots: SnapshotScheduler;
   /** DR replication (root namespace only; absent in test doubles). */
   readonly dr?: DrReplication;
+  /** How the root key was split at initialisation (seal-status `n` and `t`; absent in test doubles). */
+  readonly keySplit?: { shares: number; threshold: number };
+  /** seal-status `storage_type`: `inmem`, or `file` when persisted (absent in test doubles). */
+  readonly storageType?: string;
 }

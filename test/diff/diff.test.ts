@@ -34,6 +34,15 @@ describe('diffResources: one object', () => {
     expect(changes[0]!.dependsOn.map(String)).toEqual(['east:sys/auth/ldap']);
   });
 
+  it('#14.3: a policySet field differing only in case, order or repeats is no change; a different set is', () => {
+    const want = { ...desired(CONFIG, { token_policies: ['Dev', 'default'] }), comparedAs: { token_policies: 'policySet' as const } };
+    const same = live(CONFIG, { token_policies: ['default', 'dev', ' DEV '] });
+    expect(diffResources(desiredState([want]), liveState([same]), OFF).changes).toEqual([]);
+    const other = live(CONFIG, { token_policies: ['dev'] });
+    const [c] = diffResources(desiredState([want]), liveState([other]), OFF).changes;
+    expect(c).toMatchObject({ action: 'update', changedFields: ['token_policies'], after: { token_policies: ['Dev', 'default'] } });
+  });
+
   it('updates what differs, listing exactly the differing fields, sorted', () => {
     const want = desired(CONFIG, { url: 'ldaps://b', userattr: 'uid', token_ttl: 3600, binddn: 'cn=svc' });
     const have = live(CONFIG, { url: 'ldap://a', userattr: 'uid', token_ttl: 0, binddn: 'cn=svc' });

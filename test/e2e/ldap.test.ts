@@ -93,6 +93,42 @@ describe('plan and apply', () => {
     expect((await cli(['plan', m, '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('#14.3: a config written by another client in the service\'s forms plans no changes against a natural manifest', async () => {
+    // As an operator would write it with another client; the service stores token_policies as
+    // given (tokenutil ParseTokenFields) and reads unset filters back as their default templates.
+    expect((await cluster.raw('POST', 'sys/auth/ldap', { type: 'ldap' })).status).toBe(204);
+    const written = await cluster.raw('POST', 'auth/ldap/config', {
+      url: 'ldap://ldap.example.com:389',
+      binddn: 'cn=svc,dc=example,dc=com',
+      bindpass: BINDPASS,
+      userdn: 'ou=people,dc=example,dc=com',
+      userattr: 'uid',
+      token_policies: ['Dev', 'default', 'Dev'],
+      use_token_groups: true,
+    });
+    expect(written.status).toBe(204);
+    const live = await cluster.raw('GET', 'auth/ldap/config');
+    expect(live.body.data).toMatchObject({ token_policies: ['Dev', 'default', 'Dev'], userfilter: '({{.UserAttr}}={{.Username}})' });
+    const m = await manifests({
+      'a.yaml': `apiVersion: lockstep/v1
+kind: LdapAuth
+config:
+  url: ldap://ldap.example.com:389
+  binddn: cn=svc,dc=example,dc=com
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: ou=people,dc=example,dc=com
+  userattr: uid
+  token_policies: [default, Dev]
+`,
+    });
+    await expectNoChanges(cli, m);
+    // A real change of the set still shows, in the service's stored form.
+    await cluster.raw('POST', 'auth/ldap/config', { token_policies: 'Dev' });
+    const plan = await cli(['plan', m, '--detailed-exitcode']);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('token_policies: ["Dev"] -> ["default","Dev"]');
+  });
+
   it('lists unmanaged objects and deletes them only with --prune', async () => {
     const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
     expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);

@@ -170,7 +170,7 @@ describe('pkcs11 with SoftHSM', () => {
     await expectNoChanges(m);
 
     const read = await raw('GET', 'sys/managed-keys/pkcs11/hsm-signing');
-    expect(read.body.data).toMatchObject({ pin: 'redacted', curve: 'P256', mechanism: '0x1041', allow_generate_key: true, usages: ['sign', 'verify'] });
+    expect(read.body.data).toMatchObject({ pin: 'redacted', curve: 'P256', mechanism: 4161, allow_generate_key: true, usages: ['sign', 'verify'] });
   }, SLOW);
 
   it("a key that cannot sign (wrong PIN) fails the apply with the server's reason; fixed, --sync-secrets converges", async () => {
@@ -253,6 +253,11 @@ describe('type change, delete guard, prune', () => {
 
   it('--prune deletes unlisted keys of every type, only with --allow-destructive, in the manifests\' namespace', async () => {
     const m = await manifests({ 'k.yaml': `${AWS_KEY('kept')}namespace: team-a\n` });
+    // #14.3: a namespace that was never created is named at plan time, before anything is read.
+    const refused = await cli(['plan', m]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/k\.yaml:\d+:\d+: error: namespace "team-a" does not exist on cluster "default"; create it first \(POST sys\/namespaces\/team-a\)/);
+    expect((await raw('POST', 'sys/namespaces/team-a')).status).toBe(200);
     await raw('POST', 'team-a/sys/managed-keys/provCckms/stray', { credentials: '/nowhere.json', crypto_key: 'k', key_ring: 'r', project: 'p', region: 'r', algorithm: 'EC_SIGN_P256_SHA256' });
     await raw('POST', 'sys/managed-keys/provCckms/root-stray', { credentials: '/nowhere.json', crypto_key: 'k', key_ring: 'r', project: 'p', region: 'r', algorithm: 'EC_SIGN_P256_SHA256' });
     const plan = await cli(['plan', m, '--prune']);

@@ -136,3 +136,19 @@ export async function enableLdap(api: ApiClient, path = 'ldap'): Promise<void> {
   const res = await api.post(`sys/auth/${path}`, { type: 'ldap' });
   if (res.status !== 204) throw new Error(`enable ldap at ${path}: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+/**
+ * Creates namespaces through sys/namespaces, parents first (`a/b` creates `a`, then `b` in it):
+ * a namespace serves nothing until created, as in the service.
+ */
+export async function createNamespaces(cluster: Pick<RunningCluster, 'name' | 'port' | 'baseUrl' | 'rootToken'>, ...namespaces: string[]): Promise<void> {
+  const api = apiClient(cluster);
+  for (const namespace of namespaces) {
+    const segments = namespace.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      const parent = segments.slice(0, i).join('/');
+      const res = await api.post(`${parent ? `${parent}/` : ''}sys/namespaces/${segments[i]}`);
+      if (res.status !== 200) throw new Error(`creating namespace ${segments.slice(0, i + 1).join('/')}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }
+}

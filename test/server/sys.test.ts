@@ -25,7 +25,8 @@ describe('sys/auth', () => {
     const entry = listed.body.data['corp/ldap/'];
     expect(entry).toMatchObject({ type: 'ldap', description: 'Corp directory', local: false, seal_wrap: false, options: null });
     expect(entry.accessor).toMatch(/^auth_ldap_[0-9a-f]{8}$/);
-    expect(entry.config).toMatchObject({ default_lease_ttl: 0, max_lease_ttl: 0, allowed_managed_keys: [] });
+    expect(entry.config).toMatchObject({ default_lease_ttl: 0, max_lease_ttl: 0 });
+    expect(entry.config).not.toHaveProperty('allowed_managed_keys'); // #14: only when set (vault/logical_system.go mountInfo)
     expect((await api.get('sys/auth/corp/ldap')).body.data.type).toBe('ldap');
 
     // The mount serves the LDAP API at its (multi-segment) path.
@@ -65,10 +66,10 @@ describe('sys/auth', () => {
 });
 
 describe('sys/mounts', () => {
-  it('lists the default mounts, each with allowed_managed_keys', async () => {
+  it('#14: lists the default mounts, without allowed_managed_keys while unset', async () => {
     const res = await api.get('sys/mounts');
     expect(Object.keys(res.body.data).sort()).toEqual(['cubbyhole/', 'identity/', 'secret/', 'sys/']);
-    for (const mount of Object.values<any>(res.body.data)) expect(mount.config.allowed_managed_keys).toEqual([]);
+    for (const mount of Object.values<any>(res.body.data)) expect(mount.config).not.toHaveProperty('allowed_managed_keys');
   });
 
   it('mounts an engine and tunes allowed_managed_keys as an array or a comma string', async () => {
@@ -88,7 +89,7 @@ describe('sys/mounts', () => {
     expect(tune.body.data).toMatchObject({ default_lease_ttl: 3600, allowed_managed_keys: ['only-one', 'second'] });
 
     await api.post('sys/mounts/pki/tune', { allowed_managed_keys: [] });
-    expect((await api.get('sys/mounts/pki/tune')).body.data.allowed_managed_keys).toEqual([]);
+    expect((await api.get('sys/mounts/pki/tune')).body.data).not.toHaveProperty('allowed_managed_keys');
   });
 
   it('takes allowed_managed_keys at mount time and tunes auth mounts through sys/mounts/auth/...', async () => {

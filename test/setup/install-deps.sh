@@ -6,6 +6,8 @@ command -v slapd >/dev/null 2>&1 || [ -x /usr/sbin/slapd ] || need+=(slapd)
 command -v ldapadd >/dev/null 2>&1 || need+=(ldap-utils)
 command -v softhsm2-util >/dev/null 2>&1 || need+=(softhsm2)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+# A real client nobody here wrote, for test/clients (Debian's python3, not a pyenv one).
+/usr/bin/python3 -c 'import hvac' >/dev/null 2>&1 || need+=(python3-hvac)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

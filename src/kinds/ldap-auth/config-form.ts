@@ -1,7 +1,7 @@
 import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
 import { assertNever } from '../../core/plan.js';
 import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
-import { normaliseCidrs, normalisePolicies, parseBool, parseCount, parseDuration } from './values.js';
+import { normaliseCidrs, normaliseTokenPolicies, parseBool, parseCount, parseDuration } from './values.js';
 
 const COMPARED_SPECS = LDAP_FIELD_SPECS.filter((f) => !f.writeOnly);
 
@@ -13,7 +13,9 @@ const COMPARED_SPECS = LDAP_FIELD_SPECS.filter((f) => !f.writeOnly);
 export function normaliseConfigValue(spec: LdapFieldSpec, value: unknown): JsonValue {
   switch (spec.type) {
     case 'string':
-      return typeof value === 'string' ? (spec.lowerCase ? value.toLowerCase() : value) : asJson(value);
+      if (typeof value !== 'string') return asJson(value);
+      if (spec.emptyIsDefault && value === '') return spec.default;
+      return spec.lowerCase ? value.toLowerCase() : value;
     case 'bool':
       return parseBool(value) ?? asJson(value);
     case 'duration':
@@ -21,7 +23,7 @@ export function normaliseConfigValue(spec: LdapFieldSpec, value: unknown): JsonV
     case 'count':
       return parseCount(value) ?? asJson(value);
     case 'list':
-      return spec.items === 'policies' ? normalisePolicies(value) : normaliseCidrs(value);
+      return spec.items === 'tokenPolicies' ? normaliseTokenPolicies(value) : normaliseCidrs(value);
     case 'enum':
       // token_type: the service reads an unset type back as "default" (the mount's default);
       // the emulator as "". Both mean the same, so both sides compare as "default".

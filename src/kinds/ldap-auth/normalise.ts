@@ -72,6 +72,8 @@ function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): De
     writeOnly,
     sensitiveFields: [...LDAP_SECRET_FIELDS].sort(),
     dependsOn: [addresses.mount],
+    // Stored as given, applied as a set: a change of case, order or repeats only is no drift.
+    comparedAs: { token_policies: 'policySet', policies: 'policySet' },
   };
 }
 

@@ -5,21 +5,32 @@
  */
 export const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'] as const;
 export const DEREFERENCE_ALIASES = ['never', 'finding', 'searching', 'always'] as const;
+/** What the server reads an unset userfilter / groupfilter back as (sdk/helper/ldaputil/config.go ConfigFields). */
+export const DEFAULT_USERFILTER = '({{.UserAttr}}={{.Username}})';
+export const DEFAULT_GROUPFILTER = '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))';
+
 /** '' = not set (the mount's default). */
 export const TOKEN_TYPES = ['', 'service', 'batch', 'default'] as const;
 
 /** How a field is written and read. */
 export type FieldType =
-  /** Text kept as given; `lowerCase` when the server lower-cases it on write. */
-  | { type: 'string'; default: string; lowerCase?: boolean }
+  /**
+   * Text kept as given; `lowerCase` when the server lower-cases it on write; `emptyIsDefault`
+   * when "" means the default (the filter templates: the server reads an unset one back as
+   * its default template and uses that default for "").
+   */
+  | { type: 'string'; default: string; lowerCase?: boolean; emptyIsDefault?: true }
   /** YAML boolean or "true"/"false" text → boolean. */
   | { type: 'bool'; default: boolean }
   /** Whole seconds or a duration string → integer seconds. */
   | { type: 'duration'; default: number }
   /** Whole number ≥ 0 (or its digits as text) → integer. */
   | { type: 'count'; default: number }
-  /** List or comma string → array; `policies`: sanitised as policy names, `cidrs`: trimmed, order kept. */
-  | { type: 'list'; default: readonly string[]; items: 'policies' | 'cidrs' }
+  /**
+   * List or comma string → array; `tokenPolicies`: trimmed only (the server keeps case, order
+   * and duplicates of token_policies); `cidrs`: trimmed, order kept.
+   */
+  | { type: 'list'; default: readonly string[]; items: 'tokenPolicies' | 'cidrs' }
   | { type: 'enum'; default: string; values: readonly string[] };
 
 export type LdapFieldSpec = FieldType & {
@@ -49,9 +60,9 @@ export const LDAP_FIELD_SPECS: readonly LdapFieldSpec[] = [
   { name: 'discoverdn', type: 'bool', default: false },
   { name: 'deny_null_bind', type: 'bool', default: true },
   { name: 'upndomain', type: 'string', default: '' },
-  { name: 'userfilter', type: 'string', default: '' },
+  { name: 'userfilter', type: 'string', default: DEFAULT_USERFILTER, emptyIsDefault: true },
   { name: 'anonymous_group_search', type: 'bool', default: false },
-  { name: 'groupfilter', type: 'string', default: '' },
+  { name: 'groupfilter', type: 'string', default: DEFAULT_GROUPFILTER, emptyIsDefault: true },
   { name: 'groupdn', type: 'string', default: '' },
   // The spec says "empty (effective default cn)"; the server reads it back as "cn".
   { name: 'groupattr', type: 'string', default: 'cn' },
@@ -60,9 +71,9 @@ export const LDAP_FIELD_SPECS: readonly LdapFieldSpec[] = [
   { name: 'max_page_size', type: 'count', default: 0 },
   { name: 'token_ttl', type: 'duration', default: 0 },
   { name: 'token_max_ttl', type: 'duration', default: 0 },
-  { name: 'token_policies', type: 'list', default: [], items: 'policies' },
+  { name: 'token_policies', type: 'list', default: [], items: 'tokenPolicies' },
   // Deprecated alias of token_policies; the server reads it back equal to token_policies.
-  { name: 'policies', type: 'list', default: [], items: 'policies' },
+  { name: 'policies', type: 'list', default: [], items: 'tokenPolicies' },
   { name: 'token_bound_cidrs', type: 'list', default: [], items: 'cidrs' },
   { name: 'token_explicit_max_ttl', type: 'duration', default: 0 },
   { name: 'token_no_default_policy', type: 'bool', default: false },

@@ -107,14 +107,27 @@ function sortedUnique(items: string[]): string[] {
   return items;
 }
 
-/** Policy names as the server stores them: trimmed, lower-cased, empty ones dropped, unique, sorted. */
+/**
+ * Group and user policy names as the server stores them (policyutil.ParsePolicies): trimmed,
+ * lower-cased, empty ones dropped, unique, sorted; a list naming `root` is stored as just
+ * `["root"]`, so it is compared so.
+ */
 export function normalisePolicies(list: unknown): string[] {
   const out: string[] = [];
   for (const item of listItems(list) ?? []) {
     const policy = item.trim().toLowerCase();
     if (policy !== '') out.push(policy);
   }
-  return sortedUnique(out);
+  return out.includes('root') ? ['root'] : sortedUnique(out);
+}
+
+/**
+ * `token_policies` as the server stores it (tokenutil ParseTokenFields): each item trimmed and
+ * nothing else: case, order and duplicates are kept. "" is no items.
+ */
+export function normaliseTokenPolicies(list: unknown): string[] {
+  if (list === '' || list === null || list === undefined) return [];
+  return (listItems(list) ?? []).map((item) => item.trim());
 }
 
 /** A user's group names as stored: trimmed, unique, sorted, lower-cased unless case sensitive. */

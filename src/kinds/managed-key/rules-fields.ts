@@ -60,7 +60,8 @@ function valueProblems(type: KeyType, spec: KeyFieldSpec, value: unknown): strin
     case 'curve':
       return parseCurve(value) === undefined ? [MESSAGES.curve] : [];
     case 'mechanism':
-      return parseMechanism(value) === undefined ? [MESSAGES.mechanism] : [];
+      // A manifest writes the text the service takes (0x...); the number form is only how it reads back.
+      return typeof value !== 'string' || parseMechanism(value) === undefined ? [MESSAGES.mechanism] : [];
     case 'decimal':
       if (spec.name === 'slot') return parseDecimal(value) === undefined ? [MESSAGES.slot] : [];
       return (parseWhole(value) ?? 0) < 1 ? [MESSAGES.positive] : [];

@@ -30,8 +30,12 @@ export function parseDecimal(value: unknown): string | undefined {
   return undefined;
 }
 
-/** `0x1041`, `0x00001041`, `0X1041` → `0x1041`. */
+/**
+ * `0x1041`, `0x00001041`, `0X1041` → `0x1041`; the server's read form, a number (4161, as the
+ * service reads a pkcs11 key back), → the same text.
+ */
 export function parseMechanism(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 && value <= 0xffffffff ? `0x${value.toString(16)}` : undefined;
   if (typeof value !== 'string') return undefined;
   const m = /^\s*0[xX]([0-9a-fA-F]{1,8})\s*$/.exec(value);
   return m ? `0x${BigInt(`0x${m[1]!}`).toString(16)}` : undefined;

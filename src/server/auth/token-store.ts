@@ -55,6 +55,10 @@ export interface NewToken {
   numUses?: number;
   boundCidrs?: string[];
   type?: TokenType;
+  /** Without a parent (logins, create-orphan); default true. */
+  orphan?: boolean;
+  /** Default: service tokens with a TTL are renewable. */
+  renewable?: boolean;
 }
 
 /** The token's last use was taken by a concurrent request. */
@@ -144,8 +148,8 @@ export class TokenStore {
       num_uses: params.numUses ?? 0,
       bound_cidrs: params.boundCidrs ?? [],
       type,
-      orphan: true,
-      renewable: type === 'service',
+      orphan: params.orphan ?? true,
+      renewable: type === 'service' && (params.renewable ?? true),
     };
     await this.store.put(storageKey(token), entry as unknown as JsonObject);
     return { token, entry };
@@ -163,6 +167,49 @@ export class TokenStore {
         return entry !== undefined && (entry.namespace ?? '') === namespace && entry.path.startsWith(pathPrefix);
       })
       .map((key) => ({ key, value: null }));
+  }
+
+  /** The entry of a token that exists and has not expired (auth/token/lookup); never the caller check of authenticate(). */
+  lookup(token: string): Caller | undefined {
+    if (token === this.rootToken) return { token, entry: this.rootEntry, isRoot: true };
+    const entry = this.store.get(storageKey(token)) as TokenEntry | undefined;
+    if (!entry || (entry.expires_at_ms !== null && entry.expires_at_ms <= this.now())) return undefined;
+    return { token, entry, isRoot: entry.policies.includes('root') };
+  }
+
+  /**
+   * The token with this accessor, for lookup-accessor: the store holds tokens only under their
+   * hash, so the answer's `token` is '' (the service blanks the id of that answer anyway).
+   */
+  lookupAccessor(accessor: string): Caller | undefined {
+    if (accessor === '') return undefined;
+    if (accessor === this.rootEntry.accessor) return { token: '', entry: this.rootEntry, isRoot: true };
+    for (const key of this.store.keysUnder(TOKEN_PREFIX)) {
+      const entry = this.store.get(key) as TokenEntry | undefined;
+      if (entry?.accessor !== accessor) continue;
+      if (entry.expires_at_ms !== null && entry.expires_at_ms <= this.now()) return undefined;
+      return { token: '', entry, isRoot: entry.policies.includes('root') };
+    }
+    return undefined;
+  }
+
+  /**
+   * Renews a renewable token: its lease becomes the increment asked for (else its period, else
+   * its original TTL) from now, capped by its explicit max TTL and, unless periodic, by the
+   * system max TTL counted from its creation. Returns the new lease in seconds.
+   */
+  async renew(caller: Caller, incrementSeconds: number, systemMaxTtl: number): Promise<{ caller: Caller; ttl: number }> {
+    const e = caller.entry;
+    const now = this.now();
+    const created = e.creation_time * 1000;
+    let wanted = e.period > 0 ? e.period : incrementSeconds > 0 ? incrementSeconds : e.creation_ttl;
+    let maxExpiry = e.period > 0 ? Number.POSITIVE_INFINITY : created + systemMaxTtl * 1000;
+    if (e.explicit_max_ttl > 0) maxExpiry = Math.min(maxExpiry, created + e.explicit_max_ttl * 1000);
+    const expiry = Math.min(now + wanted * 1000, maxExpiry);
+    wanted = Math.max(0, Math.floor((expiry - now) / 1000));
+    const entry: TokenEntry = { ...e, expires_at_ms: now + wanted * 1000 };
+    await this.store.put(storageKey(caller.token), entry as unknown as JsonObject);
+    return { caller: { ...caller, entry }, ttl: wanted };
   }
 
   async revoke(token: string): Promise<void> {

@@ -65,9 +65,10 @@ async function writeGroup(req: ApiRequest): Promise<Reply> {
   return noContent(ignoredWarning(unknownMembers(req.body, ['name', 'policies'])));
 }
 
+/** The name as given, not lower-cased: the service deletes `group/<raw name>` (path_groups.go pathGroupDelete). */
 async function deleteGroup(req: ApiRequest): Promise<Reply> {
   const store = mountStore(req);
-  await store.deleteGroup(entryName(req, store));
+  await store.deleteGroup(req.params.name!);
   return noContent();
 }
 
@@ -87,9 +88,10 @@ async function writeUser(req: ApiRequest): Promise<Reply> {
   return noContent(ignoredWarning(unknownMembers(req.body, ['name', 'policies', 'groups'])));
 }
 
+/** The name as given, as for groups (path_users.go pathUserDelete). */
 async function deleteUser(req: ApiRequest): Promise<Reply> {
   const store = mountStore(req);
-  await store.deleteUser(entryName(req, store));
+  await store.deleteUser(req.params.name!);
   return noContent();
 }
 

@@ -4,9 +4,14 @@ import { LDAP_WRITE_ONLY_FIELDS, type LdapConfig } from './config.js';
 export const USERFILTER_WARNING =
   'userfilter configured does not consider userattr and may result in colliding entity aliases on logins';
 
-/** The config read: every field but the write-only ones; `policies` mirrors token_policies. */
+/**
+ * The config read (path_config.go pathConfigRead: PasswordlessMap, PopulateTokenData and the
+ * rotation fields): every field but the write-only ones. The deprecated `policies` is taken on
+ * write (the spec) but, as in the service, not read back: token_policies carries it.
+ */
 export function configView(cfg: LdapConfig): JsonObject {
-  const view: Record<string, unknown> = { ...cfg, policies: cfg.token_policies };
+  const view: Record<string, unknown> = { ...cfg };
+  delete view.policies;
   for (const field of LDAP_WRITE_ONLY_FIELDS) delete view[field];
   return view as JsonObject;
 }

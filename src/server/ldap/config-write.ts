@@ -1,13 +1,14 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { badRequest } from '../http/reply.js';
 import { parseCidr } from '../util/cidr.js';
-import { toBool, toDurationSeconds, toInt, toList, toStr } from '../util/fields.js';
+import { FieldError, toBool, toDurationSeconds, toInt, toList, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
-import { normalisePolicies } from '../util/lists.js';
+import { trimmedList } from '../util/lists.js';
 import { LDAP_WRITE_ONLY_FIELDS, type LdapConfig } from './config.js';
-import { filterTemplateError, GROUP_FILTER_FIELDS, USER_FILTER_FIELDS } from './filter-template.js';
+import { filterTemplateError } from './filter-template.js';
 
-type FieldKind = 'string' | 'lower' | 'bool' | 'duration' | 'int' | 'policies' | 'cidrs';
+/** `tokenPolicies`: a comma-string slice, trimmed only (tokenutil ParseTokenFields keeps case, order, duplicates). */
+type FieldKind = 'string' | 'lower' | 'bool' | 'duration' | 'int' | 'tokenPolicies' | 'cidrs' | 'tokenType';
 
 /** How each member of a config write is read; the ones not listed here are ignored (with a warning). */
 const FIELD_KINDS: Record<keyof LdapConfig, FieldKind> = {
@@ -39,19 +40,32 @@ const FIELD_KINDS: Record<keyof LdapConfig, FieldKind> = {
   max_page_size: 'int',
   token_ttl: 'duration',
   token_max_ttl: 'duration',
-  token_policies: 'policies',
-  policies: 'policies',
+  token_policies: 'tokenPolicies',
+  policies: 'tokenPolicies',
   token_bound_cidrs: 'cidrs',
   token_explicit_max_ttl: 'duration',
   token_no_default_policy: 'bool',
   token_num_uses: 'int',
   token_period: 'duration',
-  token_type: 'string',
+  token_type: 'tokenType',
+  use_token_groups: 'bool',
+  use_pre111_group_cn_behavior: 'bool',
+  enable_samaccountname_login: 'bool',
+  password_policy: 'string',
+  rotation_url: 'string',
+  rotation_schema: 'string',
+  rotation_credential_type: 'string',
+  rotation_schedule: 'string',
+  rotation_window: 'duration',
+  rotation_period: 'duration',
+  disable_automated_rotation: 'bool',
 };
 
 const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'];
 const DEREFERENCE_ALIASES = ['never', 'finding', 'searching', 'always'];
 const TOKEN_TYPES = ['', 'default', 'service', 'batch'];
+const ROTATION_SCHEMAS = ['openldap', 'ad', 'racf'];
+const ROTATION_CREDENTIAL_TYPES = ['password', 'phrase'];
 
 export interface ConfigWrite {
   config: LdapConfig;
@@ -79,6 +93,9 @@ export function applyConfigWrite(existing: LdapConfig, body: JsonObject): Config
   const policies = 'token_policies' in body ? config.token_policies : 'policies' in body ? config.policies : existing.token_policies;
   config.token_policies = policies;
   config.policies = policies;
+  // Every write without them sets these two to their defaults (path_config.go pathConfigWrite).
+  if (!('rotation_schema' in body)) config.rotation_schema = 'openldap';
+  if (!('rotation_credential_type' in body)) config.rotation_credential_type = 'password';
   const result = config as unknown as LdapConfig;
   validate(result, body);
   return { config: result, ignored: ignored.sort() };
@@ -100,8 +117,17 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
       return toDurationSeconds(field, raw);
     case 'int':
       return toInt(field, raw);
-    case 'policies':
-      return normalisePolicies(toList(field, raw));
+    case 'tokenPolicies':
+      try {
+        return trimmedList(raw);
+      } catch (err) {
+        throw new FieldError(field, raw, (err as Error).message);
+      }
+    case 'tokenType': {
+      // tokenutil: "" and "default" are both the mount's default, read back as "default".
+      const type = toStr(field, raw);
+      return type === '' ? 'default' : type;
+    }
     case 'cidrs': {
       const cidrs = toList(field, raw);
       const invalid = cidrs.find((c) => parseCidr(c) === undefined);
@@ -121,12 +147,22 @@ function validate(cfg: LdapConfig, body: JsonObject): void {
     throw badRequest(`invalid 'dereference_aliases' value "${cfg.dereference_aliases}"`);
   }
   if ('userfilter' in body && cfg.userfilter !== '') {
-    const problem = filterTemplateError(cfg.userfilter, USER_FILTER_FIELDS);
+    const problem = filterTemplateError(cfg.userfilter);
     if (problem) throw badRequest(`invalid userfilter: ${problem}`);
   }
   if ('groupfilter' in body && cfg.groupfilter !== '') {
-    const problem = filterTemplateError(cfg.groupfilter, GROUP_FILTER_FIELDS);
+    const problem = filterTemplateError(cfg.groupfilter);
     if (problem) throw badRequest(`invalid groupfilter: ${problem}`);
+  }
+  if ('rotation_schema' in body && !ROTATION_SCHEMAS.includes(cfg.rotation_schema)) {
+    throw badRequest(`invalid 'rotation_schema' value "${cfg.rotation_schema}"`);
+  }
+  if ('rotation_credential_type' in body && !ROTATION_CREDENTIAL_TYPES.includes(cfg.rotation_credential_type)) {
+    throw badRequest(`invalid 'rotation_credential_type' value "${cfg.rotation_credential_type}"`);
+  }
+  if (cfg.rotation_schedule !== '' && cfg.rotation_period !== 0) {
+    // automatedrotationutil ErrRotationMutuallyExclusiveFields
+    throw badRequest('mutually exclusive fields rotation_schedule and rotation_period were both specified; only one of them can be provided');
   }
   if (cfg.certificate !== '') checkCertificate(cfg.certificate);
   checkClientPair(cfg.client_tls_cert, cfg.client_tls_key);

@@ -1,7 +1,10 @@
 /**
- * The LDAP method's configuration as the embedded server stores and returns it (the
- * behaviour reference: durations in seconds, lists as arrays, `url`/`userattr` lower-cased).
- * Write-only fields are stored but never returned by a read.
+ * The LDAP method's configuration as the embedded server stores and returns it: the fields of
+ * the emulated release's `ldaputil.ConfigEntry` (sdk/helper/ldaputil/config.go), the token
+ * fields (sdk/helper/tokenutil/tokenutil.go) and the method's own root-rotation fields
+ * (builtin/credential/ldap/path_config.go, sdk/helper/automatedrotationutil/fields.go).
+ * Durations in seconds, lists as arrays, `url`/`userattr` lower-cased. Write-only fields are
+ * stored but never returned by a read.
  */
 export interface LdapConfig {
   url: string;
@@ -43,8 +46,25 @@ export interface LdapConfig {
   token_no_default_policy: boolean;
   token_num_uses: number;
   token_period: number;
-  token_type: '' | 'service' | 'batch' | 'default';
+  token_type: 'service' | 'batch' | 'default';
+  use_token_groups: boolean;
+  /** false on a new config; the service sets it true only when upgrading an old stored one. */
+  use_pre111_group_cn_behavior: boolean;
+  enable_samaccountname_login: boolean;
+  password_policy: string;
+  rotation_url: string;
+  /** '' until the first write, then 'openldap' unless given (path_config.go pathConfigWrite). */
+  rotation_schema: '' | 'openldap' | 'ad' | 'racf';
+  rotation_credential_type: '' | 'password' | 'phrase';
+  rotation_schedule: string;
+  rotation_window: number;
+  rotation_period: number;
+  disable_automated_rotation: boolean;
 }
+
+/** The defaults the service fills in for an unset userfilter and groupfilter (ConfigFields). */
+export const DEFAULT_USERFILTER = '({{.UserAttr}}={{.Username}})';
+export const DEFAULT_GROUPFILTER = '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))';
 
 export const LDAP_WRITE_ONLY_FIELDS = ['bindpass', 'client_tls_cert', 'client_tls_key'] as const;
 
@@ -68,9 +88,9 @@ export function defaultLdapConfig(): LdapConfig {
     discoverdn: false,
     deny_null_bind: true,
     upndomain: '',
-    userfilter: '',
+    userfilter: DEFAULT_USERFILTER,
     anonymous_group_search: false,
-    groupfilter: '',
+    groupfilter: DEFAULT_GROUPFILTER,
     groupdn: '',
     groupattr: 'cn',
     username_as_alias: false,
@@ -86,5 +106,16 @@ export function defaultLdapConfig(): LdapConfig {
     token_num_uses: 0,
     token_period: 0,
     token_type: 'default',
+    use_token_groups: false,
+    use_pre111_group_cn_behavior: false,
+    enable_samaccountname_login: false,
+    password_policy: '',
+    rotation_url: '',
+    rotation_schema: '',
+    rotation_credential_type: '',
+    rotation_schedule: '',
+    rotation_window: 0,
+    rotation_period: 0,
+    disable_automated_rotation: false,
   };
 }

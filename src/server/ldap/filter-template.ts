@@ -1,17 +1,16 @@
 /**
- * Validation of userfilter/groupfilter templates at config write. The service parses them as
- * Go text/template; filters only ever use plain field actions, so that is what is accepted:
- * `{{.Field}}` (spaces and Go's `{{- ` / ` -}}` trim markers allowed) with a field of the
- * template's context. Anything else, or an action left open, is an error in Go's wording.
+ * Validation of userfilter/groupfilter templates at config write. The service only parses
+ * them as Go text/template (sdk/helper/ldaputil/config.go NewConfigEntry): a field the
+ * template's context lacks (`{{.Nope}}`) is accepted and fails only at login, when the
+ * template runs. Filters only ever use plain field actions, so that is what is parsed:
+ * `{{.Field}}` (spaces and Go's `{{- ` / ` -}}` trim markers allowed). Anything else, or an
+ * action left open, is an error in Go's wording.
  */
-
-export const USER_FILTER_FIELDS = ['UserAttr', 'Username'] as const;
-export const GROUP_FILTER_FIELDS = ['UserDN', 'Username'] as const;
 
 const TEMPLATE_NAME = 'queryTemplate';
 
 /** The first problem of the template, or undefined when it is valid. */
-export function filterTemplateError(template: string, fields: readonly string[]): string | undefined {
+export function filterTemplateError(template: string): string | undefined {
   let at = 0;
   for (;;) {
     const open = template.indexOf('{{', at);
@@ -24,9 +23,6 @@ export function filterTemplateError(template: string, fields: readonly string[])
     if (inner === '') return `template: ${TEMPLATE_NAME}:${line}: missing value for command`;
     const field = /^\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner)?.[1];
     if (field === undefined) return `template: ${TEMPLATE_NAME}:${line}: unsupported action "{{${action}}}"`;
-    if (!fields.includes(field)) {
-      return `template: ${TEMPLATE_NAME}:${line}: can't evaluate field ${field} (available: ${fields.map((f) => `.${f}`).join(', ')})`;
-    }
     at = close + 2;
   }
 }

@@ -1,4 +1,5 @@
 import { entityIdFor } from '../auth/identity.js';
+import { authBlock } from '../auth/auth-block.js';
 import { calculateTokenTtl } from '../auth/token-ttl.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { ApiError, badRequest, permissionDenied, type Reply } from '../http/reply.js';
@@ -60,20 +61,6 @@ async function login(req: ApiRequest): Promise<Reply> {
   return {
     kind: 'auth',
     warnings: [...outcomeWarnings, ...warnings],
-    auth: {
-      client_token: token,
-      accessor: entry.accessor,
-      policies: granted.policies,
-      token_policies: granted.policies,
-      identity_policies: null,
-      metadata: { username },
-      lease_duration: ttl,
-      renewable: entry.renewable,
-      entity_id: entityId,
-      token_type: type,
-      orphan: true,
-      mfa_requirement: null,
-      num_uses: cfg.token_num_uses,
-    },
+    auth: authBlock(token, entry, ttl),
   };
 }

@@ -17,6 +17,8 @@ export function convertField(field: string, spec: FieldSpec, raw: JsonValue): Co
   try {
     switch (spec.kind) {
       case 'string':
+      case 'hexNumber':
+      case 'decimalNumber':
         if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return { ok: true, value: String(raw) };
         return { ok: false, error: `${field} must be a string` };
       case 'secret':

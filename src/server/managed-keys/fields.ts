@@ -6,6 +6,10 @@
  * - `bool` ("boolean as text" in the spec): true/false or their text forms, read back as a JSON
  *   boolean;
  * - `int`: integer or numeric text, read back as a JSON number;
+ * - `hexNumber` / `decimalNumber` (pkcs11 mechanism and slot): written as text (`0x1041`,
+ *   `"2305"`), stored so, read back as JSON numbers as the docs' sample read shows
+ *   (`"mechanism": 1`, `"slot": 1`; website/content/api-docs/system/managed-keys.mdx); "" when
+ *   unset; a slot beyond 2^53 reads back as its digits (JSON numbers lose it there);
  * - `usages`: comma string or array, read back as a sorted, de-duplicated array.
  */
 import type { KeyBackendType } from '../../adapters/kms/errors.js';
@@ -23,6 +27,8 @@ export type FieldSpec =
   | { kind: 'secret' }
   | { kind: 'bool'; default: boolean }
   | { kind: 'int'; default: number }
+  | { kind: 'hexNumber' }
+  | { kind: 'decimalNumber' }
   | { kind: 'usages'; default: string[] };
 
 const text = (fallback?: string): FieldSpec => ({ kind: 'string', default: fallback });
@@ -42,9 +48,9 @@ const BACKEND: Record<ManagedKeyType, Record<string, FieldSpec>> = {
     library: text(),
     key_label: text(),
     key_id: text(),
-    mechanism: text(),
+    mechanism: { kind: 'hexNumber' },
     pin: secret,
-    slot: text(),
+    slot: { kind: 'decimalNumber' },
     token_label: text(),
     curve: text(),
     key_bits: { kind: 'int', default: 0 },

@@ -26,7 +26,19 @@ export function managedKeyView(key: StoredManagedKey): JsonObject {
       case 'usages':
         view[field] = value ?? spec.default;
         break;
+      case 'hexNumber':
+      case 'decimalNumber':
+        view[field] = typeof value === 'string' ? asNumber(value, spec.kind === 'hexNumber' ? 16 : 10) : '';
+        break;
     }
   }
   return Object.fromEntries(Object.entries(view).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** `0x1041` → 4161, `"7"` → 7; text that is not such a number (or too large for JSON) stays text. */
+function asNumber(text: string, radix: 16 | 10): number | string {
+  const digits = radix === 16 ? /^0[xX]([0-9a-fA-F]+)$/.exec(text.trim())?.[1] : /^\d+$/.exec(text.trim())?.[0];
+  if (digits === undefined) return text;
+  const n = Number.parseInt(digits, radix);
+  return Number.isSafeInteger(n) ? n : text;
 }

@@ -13,8 +13,8 @@ export function namespaceKeyPrefix(namespace: string): string {
 
 /**
  * The cluster as handlers of a namespace see it: the same cluster, except `namespace` and its
- * own mount table. Namespaces are implicit: nothing is stored for one until something is
- * written in it; until then it has the default mounts and no managed keys.
+ * own mount table. A namespace is created through sys/namespaces (registry.ts); until
+ * something is written in it, it has the default mounts and no managed keys.
  *
  * Built by prototype delegation, so every other member of the cluster (tokens, store, log,
  * whatever is added later) is the cluster's own, getters included.

@@ -9,7 +9,7 @@ export type GateVerdict = 'normal' | 'open' | 'refuse';
 
 export const DR_SECONDARY_REFUSAL = 'path disabled in replication DR secondary mode';
 
-const OPEN_EXACT = new Set(['sys/health', 'sys/replication/dr/status']);
+const OPEN_EXACT = new Set(['sys/health', 'sys/seal-status', 'sys/init', 'sys/replication/dr/status']);
 const OPEN_PREFIXES = ['sys/replication/dr/secondary/', 'sys/replication/dr/emulator/'];
 
 export function drGate(mode: DrMode, path: string): GateVerdict {

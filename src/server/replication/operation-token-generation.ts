@@ -95,6 +95,9 @@ export class OperationTokenGeneration {
       encoded_token: encoded,
       encoded_root_token: encoded,
       pgp_fingerprint: attempt?.pgp?.fingerprint ?? '',
+      // Always present (vault/generate_root.go GenerateRootStatusResponse has no omitempty):
+      // "" except in the answer that starts an attempt with a generated OTP.
+      otp: '',
       otp_length: OTP_LENGTH,
     };
   }

@@ -35,6 +35,8 @@ export class SecondarySync {
   connection: ConnectionState = 'connecting';
   /** The primary's write index this secondary has applied. */
   lastRemoteWal = 0;
+  /** Epoch ms of the primary's last answer (the status's `last_heartbeat`); 0 before the first. */
+  lastContactMs = 0;
   private stream = '';
   private readonly client: PeerClient;
   private readonly abort = new AbortController();
@@ -86,6 +88,7 @@ export class SecondarySync {
           return;
         }
         if (answer.status !== 200) throw new Error(errorText(answer));
+        this.lastContactMs = Date.now();
         await this.apply(answer.body as StreamAnswer);
         if (failures > 0) deps.log(`cluster ${deps.clusterName}: streaming from the DR primary at ${deps.link.api_addr} again`);
         this.connection = 'ready';

@@ -18,7 +18,7 @@ export interface StatusFacts {
   nowMs: number;
   seen: ReadonlyMap<string, SecondaryLinkSeen>;
   /** The secondary's streaming, when it is streaming (or was, until refused). */
-  sync: { state: SyncState; connection: ConnectionState; lastRemoteWal: number } | undefined;
+  sync: { state: SyncState; connection: ConnectionState; lastRemoteWal: number; lastContactMs: number } | undefined;
   lastRemoteWal: number;
 }
 
@@ -70,9 +70,21 @@ function secondaryView(s: SecondaryState, facts: StatusFacts): JsonObject {
   const following = s.primary !== null && !s.revoked;
   const state = following ? (facts.sync?.state ?? 'merkle-sync') : 'idle';
   const connection = s.primary === null ? 'idle' : s.revoked ? 'shutdown' : (facts.sync?.connection ?? 'connecting');
+  // The primary it follows, as the docs' sample shows it (replication-dr.mdx "Sample Response from Secondary").
+  const primaries = s.primary
+    ? [
+        {
+          api_address: s.primary.api_addr,
+          cluster_address: s.primary.cluster_addr,
+          connection_status: following && facts.sync?.connection === 'ready' ? 'connected' : 'disconnected',
+          last_heartbeat: facts.sync?.lastContactMs ? new Date(facts.sync.lastContactMs).toISOString() : '',
+        },
+      ]
+    : [];
   return {
     mode: 'secondary',
     cluster_id: s.cluster_id,
+    primaries,
     state,
     connection_state: connection,
     known_primary_cluster_addrs: s.primary ? [s.primary.cluster_addr] : [],

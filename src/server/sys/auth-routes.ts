@@ -35,7 +35,8 @@ export const authMethodRoutes: Route[] = [
     handlers: {
       read: ({ cluster, params }) => {
         const mount = cluster.mounts.get('auth', params.path!);
-        if (!mount) throw badRequest(`No auth engine at auth/${params.path}/`);
+        // logical_system.go handleReadAuth: the path as given, with its trailing slash.
+        if (!mount) throw badRequest(`No auth engine at ${params.path}/`);
         return ok(mountListing(mount));
       },
       update: async ({ cluster, params, body }) => {

@@ -1,19 +1,32 @@
 import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../auth/token-ttl.js';
 import { toDurationSeconds, toList, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
-import { EMULATED_VERSION } from '../version.js';
+import { BUILTIN_PLUGIN_VERSION } from '../version.js';
 import type { MountEntry } from './mount-table.js';
 
-/** How sys/auth and sys/mounts show a mount in their listings. */
+/**
+ * Types of the service's builtin plugin registry, whose mount entries carry a
+ * `deprecation_status` (the token method and the system, identity and cubbyhole mounts are
+ * not registry plugins and carry none).
+ */
+const REGISTRY_TYPES = new Set(['ldap', 'kv']);
+
+/**
+ * How sys/auth and sys/mounts show a mount in their listings (vault/logical_system.go
+ * mountInfo): `allowed_managed_keys` only when set, `deprecation_status` for registry plugins,
+ * `running_plugin_version` as a builtin of this release.
+ */
 export function mountListing(mount: MountEntry): JsonObject {
   const config: JsonObject = {
     default_lease_ttl: mount.config.default_lease_ttl,
     max_lease_ttl: mount.config.max_lease_ttl,
     force_no_cache: mount.config.force_no_cache,
-    allowed_managed_keys: mount.config.allowed_managed_keys,
   };
+  if (mount.config.allowed_managed_keys.length > 0) config.allowed_managed_keys = mount.config.allowed_managed_keys;
   if (mount.kind === 'auth') config.token_type = 'default-service';
+  const deprecation: JsonObject = REGISTRY_TYPES.has(mount.type) ? { deprecation_status: 'supported' } : {};
   return {
+    ...deprecation,
     type: mount.type,
     description: mount.description,
     accessor: mount.accessor,
@@ -24,7 +37,7 @@ export function mountListing(mount: MountEntry): JsonObject {
     external_entropy_access: false,
     options: mount.options,
     plugin_version: '',
-    running_plugin_version: `v${EMULATED_VERSION}+builtin`,
+    running_plugin_version: BUILTIN_PLUGIN_VERSION,
     running_sha256: '',
   };
 }
@@ -42,8 +55,8 @@ export function tuneView(mount: MountEntry): JsonObject {
     default_lease_ttl: mount.config.default_lease_ttl || SYSTEM_DEFAULT_TTL,
     max_lease_ttl: mount.config.max_lease_ttl || SYSTEM_MAX_TTL,
     force_no_cache: mount.config.force_no_cache,
-    allowed_managed_keys: mount.config.allowed_managed_keys,
   };
+  if (mount.config.allowed_managed_keys.length > 0) view.allowed_managed_keys = mount.config.allowed_managed_keys;
   if (mount.options) view.options = mount.options;
   if (mount.kind === 'auth') view.token_type = 'default-service';
   return view;

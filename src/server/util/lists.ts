@@ -23,9 +23,27 @@ export function sortedUnique(items: readonly string[], lowerCase: boolean): stri
   return [...set].sort(compareBytes);
 }
 
-/** Policy lists are always trimmed, lower-cased, de-duplicated and sorted. */
+/**
+ * A policy list as the service stores it for groups and users (policyutil.ParsePolicies):
+ * trimmed, lower-cased, de-duplicated and sorted; a list naming `root` is just `["root"]`.
+ */
 export function normalisePolicies(items: readonly string[]): string[] {
-  return sortedUnique(items, true);
+  const sanitised = sortedUnique(items, true);
+  return sanitised.includes('root') ? ['root'] : sanitised;
+}
+
+/**
+ * A comma-string-slice field as the service's request framework reads it
+ * (parseutil.ParseCommaStringSlice): "" is no items; a string is split at commas; every item
+ * is trimmed, and nothing else is done (case, order, duplicates and empty items are kept).
+ */
+export function trimmedList(input: unknown): string[] {
+  if (input === null || input === undefined || input === '') return [];
+  const items = Array.isArray(input) ? input : typeof input === 'string' ? input.split(',') : [input];
+  return items.map((item) => {
+    if (item !== null && typeof item === 'object') throw new TypeError('list items must be strings');
+    return String(item).trim();
+  });
 }
 
 /** Byte-wise order, as Go's sort.Strings (equal to code-unit order outside surrogate pairs). */

@@ -13,16 +13,19 @@ import { configDoc, ctx, HEADER, ldapDocs } from './docs.js';
 
 const byAddress = (resources: DesiredResource[]) => new Map(resources.map((r) => [r.address.toString(), r]));
 
-/** The server's read form of a config: the emulator's defaults minus the write-only fields. */
+/** The server's read form of a config: the emulator's defaults minus the write-only fields and `policies` (not read back). */
 function serverForm(overrides: Record<string, unknown>): Record<string, unknown> {
-  const { bindpass: _b, client_tls_cert: _c, client_tls_key: _k, ...readable } = defaultLdapConfig();
+  const { bindpass: _b, client_tls_cert: _c, client_tls_key: _k, policies: _p, ...readable } = defaultLdapConfig();
   return { ...readable, ...overrides };
 }
 
-/** The server's read form as compared: `policies` (the deprecated mirror of token_policies) left out. */
+/**
+ * The server's read form as compared: the spec's fields only (`policies`, the deprecated alias
+ * of token_policies, left out; fields the spec does not list, such as use_token_groups, too).
+ */
 function comparedForm(overrides: Record<string, unknown>): Record<string, unknown> {
-  const { policies: _p, ...compared } = serverForm(overrides);
-  return compared;
+  const form = serverForm(overrides);
+  return Object.fromEntries(Object.entries(form).filter(([k]) => LDAP_CONFIG_FIELDS.includes(k) && k !== 'policies'));
 }
 
 describe('desired ldap.config', () => {
@@ -58,7 +61,7 @@ describe('desired ldap.config', () => {
         binddn: 'cn=svc,ou=system,dc=example,dc=com',
         userdn: 'ou=people,dc=example,dc=com',
         userattr: 'uid',
-        token_policies: ['default', 'dev'],
+        token_policies: ['Dev', 'default', 'dev'], // #14: as the service stores it, trimmed only
         token_ttl: 3600,
         token_max_ttl: 7200,
         token_explicit_max_ttl: 5400,
@@ -92,7 +95,7 @@ describe('desired ldap.config', () => {
   test('deprecated policies fold into token_policies', async () => {
     const docs = await ldapDocs([configDoc('policies: B, a')]);
     const attrs = byAddress(desiredLdapAuth(docs, ctx).resources).get('default:auth/ldap/config')!.attrs;
-    expect(attrs.token_policies).toEqual(['a', 'b']);
+    expect(attrs.token_policies).toEqual(['B', 'a']);
     expect(attrs).not.toHaveProperty('policies');
   });
 
@@ -193,7 +196,7 @@ describe('normaliseLiveConfig', () => {
   test('a desired config equals the live answer of a server that stored it', async () => {
     const docs = await ldapDocs([configDoc('token_policies: [b, A]', 'token_ttl: 2h', 'userattr: SAMAccountName', 'starttls: true')]);
     const desired = byAddress(desiredLdapAuth(docs, ctx).resources).get('default:auth/ldap/config')!.attrs;
-    const live = serverForm({ token_policies: ['a', 'b'], policies: ['a', 'b'], token_ttl: 7200, userattr: 'samaccountname', starttls: true });
+    const live = serverForm({ token_policies: ['b', 'A'], token_ttl: 7200, userattr: 'samaccountname', starttls: true });
     expect(normaliseLiveConfig(live as never)).toEqual(desired);
   });
 

@@ -108,3 +108,12 @@ describe('the request body', () => {
     });
   });
 });
+
+describe('#14.3: the service reads pkcs11 mechanism and slot back as numbers', () => {
+  test('a live read with numbers compares equal to the manifest text', () => {
+    const manifest = keyAttrs('pkcs11', { library: 'softhsm', mechanism: '0x1041', slot: '2305843009213693', token_label: '' });
+    const live = keyAttrs('pkcs11', { library: 'softhsm', mechanism: 4161, slot: 2305843009213693, pin: 'redacted' });
+    expect(live).toEqual(manifest);
+    expect(live).toMatchObject({ mechanism: '0x1041', slot: '2305843009213693' });
+  });
+});

@@ -39,7 +39,7 @@ describe('read-back shapes', () => {
       library: 'softhsm',
       key_label: 'label',
       key_id: '',
-      mechanism: '0x1041',
+      mechanism: 4161, // #14: a number, as the service reads it (api-docs/system/managed-keys.mdx)
       pin: 'redacted',
       slot: '',
       token_label: 'tok',
@@ -71,7 +71,7 @@ describe('read-back shapes', () => {
       any_mount: true,
       force_rw_session: true,
       usages: ['sign', 'verify'],
-      slot: '3',
+      slot: 3, // #14: a number, as the service reads it
       key_bits: 2048,
       max_parallel: 4,
     });

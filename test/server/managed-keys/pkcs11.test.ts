@@ -3,6 +3,7 @@
  * data on the token and verifies the signature with the key's public key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNamespaces } from '../helpers.js';
 import { loadModule } from '../../../src/adapters/kms/pkcs11/module.js';
 import { startSoftHsm, type SoftHsm } from '../../support/softhsm.js';
 import { instrumentSigning } from '../../adapters/kms/pkcs11/helpers.js';
@@ -157,6 +158,7 @@ describe('max_parallel', () => {
 
 describe('in a namespace', () => {
   it('test/sign works the same; a failure is logged with the namespace', async () => {
+    await createNamespaces(s.server.clusters[0]!, 'team-a/hsm');
     const ns = s.client('team-a/hsm');
     await ns.putKey('pkcs11', 'ns-key', ec({ key_label: 'rsa-2048', mechanism: '0x0001' }));
     expectSigned(await ns.testSign('pkcs11', 'ns-key', { use_pss: true }));

@@ -51,6 +51,7 @@ describe('DR operation-token generation', () => {
       encoded_token: '',
       encoded_root_token: '',
       pgp_fingerprint: '',
+      otp: '', // #14: always present (vault/generate_root.go)
       otp_length: 28,
     });
   });
@@ -66,7 +67,7 @@ describe('DR operation-token generation', () => {
 
     const again = await west.anon.get(ATTEMPT);
     expect(again.body).toMatchObject({ started: true, nonce, progress: 0 });
-    expect(again.body.otp).toBeUndefined(); // only in the answer that started it
+    expect(again.body.otp).toBe(''); // #14: the generated one only in the answer that started it
 
     const first = await west.anon.post(UPDATE, { key: shares[0], nonce });
     expect(first.body).toMatchObject({ started: true, nonce, progress: 1, required: 2, complete: false, encoded_token: '' });
@@ -141,7 +142,7 @@ describe('DR operation-token generation', () => {
     const otp = 'A'.repeat(14) + 'b'.repeat(14);
     const start = await west.anon.post(ATTEMPT, { otp });
     expect(start.status).toBe(200);
-    expect(start.body.otp).toBeUndefined();
+    expect(start.body.otp).toBe('');
     await west.anon.post(UPDATE, { key: shares[0], nonce: start.body.nonce });
     const done = await west.anon.post(UPDATE, { key: shares[1], nonce: start.body.nonce });
     secrets.add(done.body.encoded_token);
@@ -156,7 +157,7 @@ describe('DR operation-token generation', () => {
     const pgpKey = Buffer.from(publicKey.write()).toString('base64');
     const start = await west.anon.post(ATTEMPT, { pgp_key: pgpKey });
     expect(start.status, JSON.stringify(start.body)).toBe(200);
-    expect(start.body.otp).toBeUndefined();
+    expect(start.body.otp).toBe('');
     expect(start.body.pgp_fingerprint).toBe(publicKey.getFingerprint());
     expect((await west.anon.get(ATTEMPT)).body.pgp_fingerprint).toBe(publicKey.getFingerprint());
     await west.anon.post(UPDATE, { key: shares[2], nonce: start.body.nonce });

@@ -160,7 +160,8 @@ describe('a DR replication set on three clusters', () => {
         expect(res).toEqual({ status: 400, body: { errors: [REFUSAL] } });
       }
     }
-    expect((await west.anon.get('sys/health')).status).toBe(200);
+    expect((await west.anon.get('sys/health')).status).toBe(472); // #14: a DR secondary's health code (http/sys_health.go)
+    expect((await west.anon.get('sys/seal-status')).status).toBe(200);
     expect((await west.anon.get(`${DR}/secondary/generate-operation-token/attempt`)).status).toBe(200);
     expect((await west.anon.post(`${DR}/secondary/promote`, {})).body.errors).toEqual(['"dr_operation_token" is required']);
     expect((await west.anon.post(`${DR}/secondary/promote`, { dr_operation_token: 'hvs.nope' })).body.errors).toEqual(['invalid DR operation token']);

@@ -1,0 +1,66 @@
+import { expect } from 'vitest';
+import type { Fact, Step } from '../fact.js';
+
+const PATH_LOGIN_GO = 'builtin/credential/ldap/path_login.go';
+
+const enableLdap: Step = { method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } };
+const configure = (extra: Record<string, unknown> = {}): Step => ({
+  method: 'POST',
+  path: 'auth/ldap/config',
+  body: {
+    url: '<<ldap.url>>',
+    binddn: '<<ldap.binddn>>',
+    bindpass: '<<ldap.bindpass>>',
+    userdn: '<<ldap.userdn>>',
+    userattr: 'uid',
+    ...extra,
+  },
+});
+/** alice of the test directory (test/support/slapd.ts USERS). */
+const loginAlice: Step = { method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 'alice-pw' } };
+
+export const LDAP_LOGIN_FACTS: readonly Fact[] = [
+  {
+    says: 'a login answers the auth block as the service shapes it: sanitised policies, metadata, no empty identity_policies',
+    source: `${PATH_LOGIN_GO} (pathLogin), sdk/logical HTTPAuth (identity_policies omitempty), ${'sdk/helper/policyutil/policyutil.go'} (SanitizePolicies at token creation)`,
+    directory: true,
+    setup: [enableLdap, configure({ token_policies: 'Dev, ops,Dev', token_ttl: '1h' }), { method: 'POST', path: 'auth/ldap/users/alice', body: { policies: 'oncall' } }],
+    request: loginAlice,
+    expect: {
+      status: 200,
+      body: {
+        data: null,
+        auth: {
+          client_token: expect.stringMatching(/^hvs\./),
+          accessor: expect.any(String),
+          policies: ['default', 'dev', 'oncall', 'ops'],
+          token_policies: ['default', 'dev', 'oncall', 'ops'],
+          metadata: { username: 'alice' },
+          lease_duration: 3600,
+          renewable: true,
+          entity_id: expect.any(String),
+          token_type: 'service',
+          orphan: true,
+          num_uses: 0,
+        },
+      },
+      absent: ['auth.identity_policies'],
+    },
+  },
+  {
+    says: 'a login token can renew itself (the default policy)',
+    source: `vault/policy_store.go (defaultPolicy), vault/token_store.go (handleRenewSelf)`,
+    directory: true,
+    setup: [enableLdap, configure({ token_ttl: '1h' }), { ...loginAlice, capture: { login: 'auth.client_token' } }],
+    request: { method: 'POST', path: 'auth/token/renew-self', token: { captured: 'login' }, body: {} },
+    expect: { status: 200, body: { auth: { client_token: '<<login>>', lease_duration: 3600, renewable: true } } },
+  },
+  {
+    says: 'a userfilter naming a field the template context lacks is accepted at write and fails the login',
+    source: 'sdk/helper/ldaputil/config.go (NewConfigEntry only parses), the template runs at login',
+    directory: true,
+    setup: [enableLdap, configure({ userfilter: '(uid={{.Nope}})' })],
+    request: loginAlice,
+    expect: { status: 400, body: { errors: [expect.stringContaining('ldap operation failed')] } },
+  },
+];

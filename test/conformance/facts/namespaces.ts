@@ -1,0 +1,74 @@
+import { expect } from 'vitest';
+import type { Fact, Step } from '../fact.js';
+
+const NAMESPACES_DOC = 'website/content/api-docs/system/namespaces.mdx';
+
+const createTeamA: Step = { method: 'POST', path: 'sys/namespaces/team-a' };
+
+export const NAMESPACE_FACTS: readonly Fact[] = [
+  {
+    says: 'a namespace is created through sys/namespaces and read back with its id and path',
+    source: `${NAMESPACES_DOC} (Create namespace, Read namespace information)`,
+    setup: [createTeamA],
+    request: { method: 'GET', path: 'sys/namespaces/team-a' },
+    expect: { status: 200, body: { data: { id: expect.stringMatching(/^[A-Za-z0-9]+$/), path: 'team-a/' } } },
+  },
+  {
+    says: 'LIST sys/namespaces names the children with a trailing slash',
+    source: `${NAMESPACES_DOC} (List namespaces)`,
+    setup: [createTeamA, { method: 'POST', path: 'sys/namespaces/team-b' }],
+    request: { method: 'LIST', path: 'sys/namespaces' },
+    expect: { status: 200, body: { data: { keys: ['team-a/', 'team-b/'] } } },
+  },
+  {
+    says: 'a nested namespace is created inside its parent',
+    source: NAMESPACES_DOC,
+    setup: [createTeamA, { method: 'POST', path: 'team-a/sys/namespaces/dev' }],
+    request: { method: 'GET', path: 'team-a/sys/namespaces/dev' },
+    expect: { status: 200, body: { data: { path: 'team-a/dev/' } } },
+  },
+  {
+    says: 'a request into a namespace never created is not served',
+    source: `${NAMESPACES_DOC}; reference page "(corrected) Namespaces exist only once created"`,
+    request: { method: 'GET', path: 'team-typo/sys/auth' },
+    expect: { status: 404 },
+  },
+  {
+    says: 'a namespace named by the X-Vault-Namespace header must exist too',
+    source: NAMESPACES_DOC,
+    request: { method: 'GET', path: 'sys/auth', headers: { 'X-Vault-Namespace': 'team-typo' } },
+    expect: { status: 404 },
+  },
+  {
+    says: 'a created namespace serves its own auth methods',
+    source: NAMESPACES_DOC,
+    setup: [createTeamA],
+    request: { method: 'GET', path: 'team-a/sys/auth' },
+    expect: { status: 200, body: { data: { 'token/': { type: 'token' } } } },
+  },
+  {
+    says: 'a deleted namespace is gone with what it held',
+    source: `${NAMESPACES_DOC} (Delete namespace)`,
+    setup: [
+      createTeamA,
+      { method: 'POST', path: 'team-a/sys/auth/ldap', body: { type: 'ldap' } },
+      { method: 'DELETE', path: 'sys/namespaces/team-a', okStatus: [204] },
+      { method: 'POST', path: 'sys/namespaces/team-a' },
+    ],
+    request: { method: 'GET', path: 'team-a/sys/auth' },
+    expect: { status: 200, absent: ['data.ldap/'] },
+  },
+  {
+    says: 'LIST sys/namespaces with no namespace is a 404, as every empty LIST',
+    source: 'website/content/api-docs/system/namespaces.mdx; sdk/logical ListResponse (no keys → 404)',
+    request: { method: 'LIST', path: 'sys/namespaces' },
+    expect: { status: 404 },
+  },
+  {
+    says: 'a namespace with child namespaces cannot be deleted',
+    source: 'website/content/api-docs/system/namespaces.mdx ("You cannot delete a namespace with existing child namespaces", hvac delete_namespace)',
+    setup: [createTeamA, { method: 'POST', path: 'team-a/sys/namespaces/dev' }],
+    request: { method: 'DELETE', path: 'sys/namespaces/team-a' },
+    expect: { status: 400 },
+  },
+];
