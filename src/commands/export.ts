@@ -35,7 +35,7 @@ export function registerExport(program: Command, output: () => Output, exit: (co
       const g = globalOptions(cmd);
       const out = output();
       const clusters = paths.length
-        ? (await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: false, requireClusters: true }, out)).clusters
+        ? (await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune: false, requireClusters: true }, out)).clusters
         : await implicitClusterOrFail(process.env);
       exit(await runExport(clusters, flags, out));
     });

@@ -18,19 +18,22 @@ const MAX_ALIAS_COUNT = 100;
  * and leaves positions to be worked out if something asks; the careful one (the `yaml`
  * library) reads the rest, keeping every position and reporting each problem where it is.
  */
-export function parseManifest(text: string, file: string, absoluteFile: string, diags: Diagnostics): LoadedDocument[] {
+export function parseManifest(text: string, file: string, absoluteFile: string, diags: Diagnostics, givenDir?: string): LoadedDocument[] {
   const values = parseFast(text);
-  return values ? fastDocuments(values, text, file, absoluteFile) : parseCarefully(text, file, absoluteFile, diags);
+  const source: DocumentSource = { file, absoluteFile, givenDir };
+  return values ? fastDocuments(values, text, source) : parseCarefully(text, source, diags);
 }
 
-function fastDocuments(values: unknown[], text: string, file: string, absoluteFile: string): LoadedDocument[] {
-  const positions = new LazyFilePositions(text, file);
+/** What every document of one file shares. */
+type DocumentSource = Pick<LoadedDocument, 'file' | 'absoluteFile' | 'givenDir'>;
+
+function fastDocuments(values: unknown[], text: string, source: DocumentSource): LoadedDocument[] {
+  const positions = new LazyFilePositions(text, source.file);
   const out: LoadedDocument[] = [];
   values.forEach((value, index) => {
     if (value === null || value === undefined) return;
     out.push({
-      file,
-      absoluteFile,
+      ...source,
       index,
       value,
       pos: (path: ValuePath = []) => positions.document(index).valuePos(path),
@@ -40,7 +43,8 @@ function fastDocuments(values: unknown[], text: string, file: string, absoluteFi
   return out;
 }
 
-function parseCarefully(text: string, file: string, absoluteFile: string, diags: Diagnostics): LoadedDocument[] {
+function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics): LoadedDocument[] {
+  const { file } = source;
   const { LineCounter, parseAllDocuments } = yamlLibrary();
   const lines = new LineCounter();
   const at = (offset: number): SourcePos => {
@@ -67,8 +71,7 @@ function parseCarefully(text: string, file: string, absoluteFile: string, diags:
     if (value === null || value === undefined) return;
     const positions = new PositionIndex(doc.contents, file, lines);
     out.push({
-      file,
-      absoluteFile,
+      ...source,
       index,
       value,
       pos: (path: ValuePath = []) => positions.valuePos(path),
