@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { ClusterClient } from '../client/types.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { loadKinds } from '../kinds/registry.js';
-import { yamlLibrary } from '../load/yaml-library.js';
+import { manifestText } from '../load/manifest-writer.js';
 import { ClusterClientPool } from './clients.js';
 import { globalOptions } from './common-options.js';
 import { CliError } from './errors.js';
@@ -21,7 +21,8 @@ interface ExportFlags {
 const HEADER = [
   '# Exported by lockstep. Write-only fields (bindpass, client_tls_cert, client_tls_key) and',
   '# other secrets (DR operation tokens) cannot be read back: they appear as ${env:...}',
-  '# references to fill in.',
+  '# references to fill in. Values read from the server are literal text: a "${" in one is',
+  '# written "$${".',
 ].join('\n');
 
 export function registerExport(program: Command, output: () => Output, exit: (code: number) => void): void {
@@ -73,7 +74,7 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
       });
       if (docs.length === 0) continue;
       const schema = `../schemas/${kind.schemaFile}`;
-      const body = docs.map((d) => yamlLibrary().stringify(d, { lineWidth: 0 })).join('---\n');
+      const body = manifestText(docs);
       files.push({ name: `${cluster.name}-${kebab(kind.kind)}.yaml`, text: `# yaml-language-server: $schema=${schema}\n${HEADER}\n${body}` });
     }
   }

@@ -86,7 +86,10 @@ export interface KindModule<T = Record<string, unknown>> {
   plan?(desired: DesiredState, live: LiveState, flags: PlanFlags): KindPlan;
   /** Carries out one change. `desired` is given for create/update (it holds write-only values). */
   apply(change: Change, desired: DesiredResource | undefined, ctx: ApplyContext): Promise<void>;
-  /** Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`). */
+  /**
+   * Live objects of this kind on one cluster as manifest documents: server values as they are
+   * (the writer escapes them), secrets to fill in as EnvReference (load/manifest-writer.ts).
+   */
   export?(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]>;
   /**
    * Preflight of the outside world the desired objects point at. `clients` (when given) lets a

@@ -7,7 +7,8 @@
 
 /** `text` as a manifest writes it: every `${` doubled to `$${`. */
 export function escapeLiteral(text: string): string {
-  return text.includes('${') ? text.replaceAll('${', '$${') : text;
+  // A function, not '$${' as the replacement: in a replacement string `$$` stands for one `$`.
+  return text.includes('${') ? text.replaceAll('${', () => '$${') : text;
 }
 
 /** The literal a manifest string stands for, or undefined when it holds a `${` not written `$${`. */
