@@ -12,7 +12,8 @@ const MAX_ALIAS_COUNT = 100;
 /**
  * Parses one manifest file into its documents. A document with YAML errors is reported (at
  * the error's position) and left out; the other documents of the file still load. Empty
- * documents (nothing, only comments, or `null`) are skipped. Duplicate keys are errors.
+ * documents (nothing, only comments, or `null`) are skipped. Duplicate keys are errors, and
+ * their document still loads so that later stages report its other problems.
  *
  * Two parsers, one result: the fast one reads what it can (every valid manifest in practice)
  * and leaves positions to be worked out if something asks; the careful one (the `yaml`
@@ -58,9 +59,11 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
   documents.forEach((doc, index) => {
     for (const warning of doc.warnings) diags.warning(`YAML: ${warning.message}`, at(warning.pos[0]));
     for (const error of doc.errors) diags.error(`invalid YAML: ${error.message}`, at(error.pos[0]));
-    const duplicates = doc.errors.length === 0 ? duplicateKeys(doc) : [];
-    for (const d of duplicates) diags.error(`duplicate key "${d.key}"`, at(d.offset));
-    if (doc.errors.length > 0 || duplicates.length > 0 || !aliasesResolve(doc, at, diags)) return;
+    if (doc.errors.length > 0) return;
+    // A duplicate key leaves the document's structure sound: it loads (the last value wins), so
+    // its other problems are reported in the same run; the error keeps anything from being applied.
+    for (const d of duplicateKeys(doc)) diags.error(`duplicate key "${d.key}"`, at(d.offset));
+    if (!aliasesResolve(doc, at, diags)) return;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });

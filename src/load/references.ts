@@ -49,7 +49,8 @@ export interface ReferenceOptions {
 /**
  * A copy of the document's value with every reference resolved. Values at `secretPaths` become
  * Secret objects and must be references unless plaintext secrets are allowed; other resolved
- * references become plain strings. Returns undefined when any problem was reported.
+ * references become plain strings. Values at or below `unknownPaths` (fields the schema does not
+ * know) are left as they are. Returns undefined when any problem was reported.
  * Messages name variables, files and fields, never a value.
  */
 export async function resolveReferences(
@@ -57,8 +58,11 @@ export async function resolveReferences(
   secretPaths: readonly ValuePath[],
   opts: ReferenceOptions,
   diags: Diagnostics,
+  unknownPaths: readonly ValuePath[] = [],
 ): Promise<unknown> {
-  const secrets = new SecretPathSet(secretPaths);
+  const secrets = new PathSet(secretPaths);
+  // Fields the schema does not know are left as written: already an error, not worth a read.
+  const unknown = unknownPaths.length > 0 ? new PathSet(unknownPaths) : undefined;
   const folder = dirname(doc.absoluteFile);
   // Looked up once per document, and only when it has a file reference.
   let referenceRoot: Promise<FileReferenceRoot | undefined> | undefined;
@@ -141,7 +145,7 @@ export async function resolveReferences(
       for (let j = 0; j < keys.length; j++) {
         const k = keys[j]!;
         path.push(k);
-        const resolved = walk(source[k]);
+        const resolved = unknown?.has(path) ? source[k] : walk(source[k]);
         path.pop();
         if (out === undefined && resolved !== source[k]) {
           out = {};
@@ -171,8 +175,8 @@ class PendingRead {
   constructor(readonly read: Promise<unknown>) {}
 }
 
-/** The secret paths of a document, looked up without building a key for every value. */
-class SecretPathSet {
+/** Value paths (the secret ones of a document), looked up without building a key for every value. */
+class PathSet {
   readonly #keysByLength = new Map<number, Set<string>>();
 
   constructor(paths: readonly ValuePath[]) {

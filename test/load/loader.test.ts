@@ -78,10 +78,10 @@ describe('parseManifest', () => {
     expect(diags.errors[0]!.pos?.file).toBe('bad.yaml');
   });
 
-  test('duplicate keys are errors at the second key', () => {
+  test('#13.10: duplicate keys are errors at the second key, and the document still loads for its other checks', () => {
     const diags = new Diagnostics();
     const docs = parseManifest('kind: LdapAuth\nusers:\n  bob: {}\n  bob: {}\n', 'd.yaml', '/d.yaml', diags);
-    expect(docs).toEqual([]);
+    expect(docs.map((d) => d.value)).toEqual([{ kind: 'LdapAuth', users: { bob: {} } }]);
     expect(diags.format()).toEqual(['d.yaml:4:3: error: duplicate key "bob"']);
   });
 
@@ -129,7 +129,7 @@ describe('loadPaths', () => {
     const root = await tree({ 'a.yaml': 'x: [\n', 'b.yaml': 'k: 1\nk: 2\n', 'c.yaml': 'ok: true\n' });
     const diags = new Diagnostics();
     const docs = await loadPaths([root, join(root, 'missing'), join(root, 'notes.txt')], diags);
-    expect(docs.map((d) => d.value)).toEqual([{ ok: true }]);
+    expect(docs.map((d) => d.value)).toEqual([{ k: 2 }, { ok: true }]);
     const lines = diags.format().map((l) => l.split(root).join('<root>'));
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^<root>\/a\.yaml:\d+:\d+: error: invalid YAML: /);
