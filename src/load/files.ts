@@ -44,10 +44,13 @@ export async function listManifestFiles(paths: readonly string[], diags: Diagnos
     } else if (info.isDirectory()) {
       const givenDir = resolve(given);
       for (const found of await listDirectory(given, real, walkedDirs, diags)) add(found.file, found.realFile, givenDir);
-    } else if (isManifestFileName(given)) {
+    } else if (!isManifestFileName(given)) {
+      diags.error(`${given}: not a manifest (expected a .yaml or .yml file or a directory)`);
+    } else if (info.isFile()) {
       add(given, real, dirname(resolve(given)));
     } else {
-      diags.error(`${given}: not a manifest (expected a .yaml or .yml file or a directory)`);
+      // A FIFO or a device would block the read, or never end.
+      diags.error(`${given}: not a regular file`);
     }
   }
   return out;

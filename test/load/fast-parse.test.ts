@@ -73,6 +73,14 @@ describe('parseFast declines what only the careful parser reports well', () => {
     ['a list as a key', '? [a, b]\n: c\n'],
     ['a map as a key', '? { a: 1 }\n: c\n'],
     ['an empty key', '"": a\n'],
+    ['a one-item list as a key (js-yaml reads it as its item)', '[kind]: LdapAuth\n'],
+    ['a one-item list as an explicit key', '? [a]\n: c\n'],
+    ['a one-item list as a key in a flow mapping', 'a: {[b] : c}\n'],
+    ['an alias as a key', 'a: &k [x]\n*k : c\n'],
+    ['a bare carriage return (js-yaml: a line break; the careful parser: text)', 'a: 1\rb: 2\n'],
+    ['a bare carriage return in a quoted value', 'a: "x\ry"\n'],
+    ['an empty list entry, then a less indented one (js-yaml: one list)', 'a:\n  - true\n  -\n - x\n'],
+    ['the non-specific tag on an empty value (js-yaml: null; the careful parser: "")', 'a: !\n'],
   ])('%s', (_, text) => {
     expect(parseFast(text)).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -85,6 +86,14 @@ describe('listManifestFiles', () => {
       'error: <root>/l1.yaml: symbolic link loop: the links never reach a file or directory (not followed)',
       'error: <root>/l2.yaml: symbolic link loop: the links never reach a file or directory (not followed)',
     ]);
+  });
+
+  test('a FIFO named as a manifest is refused, not read (a read would block for ever)', async () => {
+    const root = await tree({});
+    execFileSync('mkfifo', [join(root, 'p.yaml')]);
+    const diags = new Diagnostics();
+    expect(await loadPaths([join(root, 'p.yaml'), root], diags)).toEqual([]);
+    expect(lines(diags, root)).toEqual(['error: <root>/p.yaml: not a regular file']);
   });
 
   test('each file records the directory given on the command line (its folder for a file)', async () => {
