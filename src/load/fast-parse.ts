@@ -4,28 +4,39 @@ import { YAML_CORE_SCHEMA } from './core-schema.js';
 /** A directive line (`%YAML 1.1`, `%TAG`) changes how the rest of the file reads. */
 const DIRECTIVE = /^%/m;
 
-/** A carriage return not ending a line: js-yaml reads it as a line break, the careful parser as text. */
-const BARE_CR = /\r(?!\n)/;
-
-/** The non-specific tag `!` on an empty value: js-yaml reads null, the careful parser "". */
-const BARE_TAG = /(?:^|[\s,[{])!(?:[\s,\]}]|$)/m;
-
 /**
- * A list entry with nothing on its line (`-` alone): after one, js-yaml takes the next `-` at any
- * smaller indentation as part of the same list, where the careful parser reports bad indentation.
+ * Texts the two parsers read differently; the fast one leaves them to the careful one. Each test
+ * looks for a character first (a fast scan), so a manifest without it pays almost nothing.
  */
-const EMPTY_ENTRY = /^[ \t]*-[ \t]*(?:#.*)?$/m;
+const DECLINED: ReadonlyArray<(text: string) => boolean> = [
+  // A carriage return not ending a line: js-yaml reads a line break, the careful parser text.
+  (text) => text.includes('\r') && /\r(?!\n)/.test(text),
+  // The non-specific tag `!` on an empty value: js-yaml reads null, the careful parser "".
+  (text) => text.includes('!') && /(?:^|[\s,[{])!(?:[\s,\]}]|$)/m.test(text),
+  // A list entry alone on its line (`-`): after one, js-yaml takes the next `-` at any smaller
+  // indentation as part of the same list, where the careful parser reports bad indentation.
+  hasLoneListEntry,
+  // A key that may be a collection: an explicit key (`? `), a flow list closed before a `:`,
+  // an alias before a `:`. js-yaml turns a one-item list key into its item (`[a]: x` reads as
+  // `a: x`), where the careful parser reports it.
+  (text) => text.includes('?') && /(?:^|[\s,[{])\?(?:\s|$)/m.test(text),
+  (text) => /\]\s*:/.test(text),
+  (text) => text.includes('*') && /\*[^\s,[\]{}]+\s*:(?:\s|$)/.test(text),
+];
 
-/**
- * Where a collection may be a key: an explicit key (`? `), a flow list closed before a `:`
- * (`[a]: x`), an alias before a `:`. js-yaml turns a one-item list key into its item (`[a]: x`
- * reads as `a: x`), where the careful parser reports it. Text in a value that looks like this
- * only sends the file to the careful parser.
- */
-const COLLECTION_KEY = /(?:^|[\s,[{])\?(?:\s|$)|\]\s*:(?:\s|$)|\*[^\s,[\]{}]+\s*:(?:\s|$)/m;
-
-/** Forms the fast parser leaves to the careful one (each a whole-text scan, cheap next to parsing). */
-const DECLINED = [DIRECTIVE, BARE_CR, BARE_TAG, EMPTY_ENTRY, COLLECTION_KEY];
+/** A line holding only `-` (spaces and a comment aside). A loop over the dashes: a regex anchored at every line start costs more. */
+function hasLoneListEntry(text: string): boolean {
+  for (let dash = text.indexOf('-'); dash !== -1; dash = text.indexOf('-', dash + 1)) {
+    let after = dash + 1;
+    while (text[after] === ' ' || text[after] === '\t') after++;
+    if (text[after] === '#') after = text.indexOf('\n', after) === -1 ? text.length : text.indexOf('\n', after);
+    if (after < text.length && text[after] !== '\n' && text[after] !== '\r') continue;
+    let before = dash - 1;
+    while (text[before] === ' ' || text[before] === '\t') before--;
+    if (before < 0 || text[before] === '\n') return true;
+  }
+  return false;
+}
 
 /**
  * The values of the documents of `text` by js-yaml, several times faster than the `yaml`
@@ -36,7 +47,7 @@ const DECLINED = [DIRECTIVE, BARE_CR, BARE_TAG, EMPTY_ENTRY, COLLECTION_KEY];
  * the same values (the loader fuzz test checks it); it records no positions.
  */
 export function parseFast(text: string): unknown[] | undefined {
-  if (DECLINED.some((form) => form.test(text))) return undefined;
+  if (DIRECTIVE.test(text) || DECLINED.some((declines) => declines(text))) return undefined;
   let documents: unknown[];
   try {
     documents = jsyaml.loadAll(text, undefined, { schema: YAML_CORE_SCHEMA });
