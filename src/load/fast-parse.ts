@@ -11,6 +11,8 @@ const DIRECTIVE = /^%/m;
 const DECLINED: ReadonlyArray<(text: string) => boolean> = [
   // A carriage return not ending a line: js-yaml reads a line break, the careful parser text.
   (text) => text.includes('\r') && /\r(?!\n)/.test(text),
+  // A tab at the start of a line: js-yaml may take it as space, the careful parser reports it.
+  (text) => text.includes('\t') && /^\t/m.test(text),
   // The non-specific tag `!` on an empty value: js-yaml reads null, the careful parser "".
   (text) => text.includes('!') && /(?:^|[\s,[{])!(?:[\s,\]}]|$)/m.test(text),
   // A list entry alone on its line (`-`): after one, js-yaml takes the next `-` at any smaller

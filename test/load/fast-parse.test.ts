@@ -80,6 +80,7 @@ describe('parseFast declines what only the careful parser reports well', () => {
     ['a bare carriage return (js-yaml: a line break; the careful parser: text)', 'a: 1\rb: 2\n'],
     ['a bare carriage return in a quoted value', 'a: "x\ry"\n'],
     ['an empty list entry, then a less indented one (js-yaml: one list)', 'a:\n  - true\n  -\n - x\n'],
+    ['a tab at the start of a line before a value', '\t.\n'],
     ['the non-specific tag on an empty value (js-yaml: null; the careful parser: "")', 'a: !\n'],
   ])('%s', (_, text) => {
     expect(parseFast(text)).toBeUndefined();
