@@ -28,7 +28,7 @@ export function globalOptions(cmd: Command): GlobalOptions {
   return { color: o.color !== false, ...referenceFlags(o) };
 }
 
-export function referenceFlags(o: { allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }): ReferenceFlags {
+function referenceFlags(o: { allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }): ReferenceFlags {
   return { allowPlaintextSecrets: o.allowPlaintextSecrets === true, allowFilesOutsideRoot: o.allowFilesOutsideRoot === true };
 }
 
