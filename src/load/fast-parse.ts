@@ -13,6 +13,10 @@ const DECLINED: ReadonlyArray<(text: string) => boolean> = [
   (text) => text.includes('\r') && /\r(?!\n)/.test(text),
   // A tab at the start of a line: js-yaml may take it as space, the careful parser reports it.
   (text) => text.includes('\t') && /^\t/m.test(text),
+  // A quoted value left open at the end of its line: js-yaml takes continuation lines at any
+  // indentation, where the careful parser wants them indented under their key.
+  (text) => text.includes('"') && /(?:^|[\s[{,:])"(?:[^"\\\n]|\\.)*\\?$/m.test(text),
+  (text) => text.includes("'") && /(?:^|[\s[{,:])'[^'\n]*$/m.test(text),
   // The non-specific tag `!` on an empty value: js-yaml reads null, the careful parser "".
   (text) => text.includes('!') && /(?:^|[\s,[{])!(?:[\s,\]}]|$)/m.test(text),
   // A list entry alone on its line (`-`): after one, js-yaml takes the next `-` at any smaller

@@ -81,6 +81,8 @@ describe('parseFast declines what only the careful parser reports well', () => {
     ['a bare carriage return in a quoted value', 'a: "x\ry"\n'],
     ['an empty list entry, then a less indented one (js-yaml: one list)', 'a:\n  - true\n  -\n - x\n'],
     ['a tab at the start of a line before a value', '\t.\n'],
+    ['a double-quoted value over two lines, the second not indented under its key', 'a:\n  b: "x\n  y"\n'],
+    ['a single-quoted value over two lines', "a:\n  - 'x\n  y'\n"],
     ['the non-specific tag on an empty value (js-yaml: null; the careful parser: "")', 'a: !\n'],
   ])('%s', (_, text) => {
     expect(parseFast(text)).toBeUndefined();
