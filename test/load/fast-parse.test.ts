@@ -83,6 +83,10 @@ describe('parseFast declines what only the careful parser reports well', () => {
     ['a tab at the start of a line before a value', '\t.\n'],
     ['a double-quoted value over two lines, the second not indented under its key', 'a:\n  b: "x\n  y"\n'],
     ['a single-quoted value over two lines', "a:\n  - 'x\n  y'\n"],
+    ['content after a document end marker', '... x\n'],
+    ['a block scalar with an indentation indicator', 'a: |-1\n  x\n'],
+    ['a tag, then a key on the same line', 'a: !!str b: c\n'],
+    ['a # right after a flow value', 'a: []#c\n'],
     ['the non-specific tag on an empty value (js-yaml: null; the careful parser: "")', 'a: !\n'],
   ])('%s', (_, text) => {
     expect(parseFast(text)).toBeUndefined();
