@@ -87,6 +87,12 @@ describe('parseFast declines what only the careful parser reports well', () => {
     ['a block scalar with an indentation indicator', 'a: |-1\n  x\n'],
     ['a tag, then a key on the same line', 'a: !!str b: c\n'],
     ['a # right after a flow value', 'a: []#c\n'],
+    ['a tab after a list dash', '- \t&x 1\n'],
+    ['a tag that ends its line (js-yaml drops it)', 'a: !!str\n  true\n'],
+    ['an anchor that ends its line', 'a: &x\r\n  1\n'],
+    ['four dashes starting a line', '----\n\n  b\n'],
+    ['three dashes and text', '---1e3\n'],
+    ['a list entry with an empty list entry', '- - \n- x\n'],
     ['the non-specific tag on an empty value (js-yaml: null; the careful parser: "")', 'a: !\n'],
   ])('%s', (_, text) => {
     expect(parseFast(text)).toBeUndefined();
