@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerApply } from './commands/apply.js';
 import { registerCheck } from './commands/check.js';
+import { addGlobalOptions } from './commands/common-options.js';
 import { CliError } from './commands/errors.js';
 import { registerExport } from './commands/export.js';
 import { processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
@@ -21,9 +22,8 @@ export async function main(argv: string[], sink?: OutputSink): Promise<number> {
   let exitCode = 0;
   const program = new Command('lockstep')
     .description('Keep a secrets service in lock step with YAML manifests kept in git.')
-    .version(VERSION)
-    .option('--no-color', 'no colours in output (also: NO_COLOR)')
-    .option('--allow-plaintext-secrets', 'accept literal secret values in manifests')
+    .version(VERSION);
+  addGlobalOptions(program)
     .showHelpAfterError()
     .exitOverride();
   // One redaction set per run, shared by every output the run makes (see redacting()).

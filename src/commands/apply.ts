@@ -40,7 +40,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     : planFlagsOf(flags);
   const targets = parseTargets(saved ? saved.options.targets : flags.target);
 
-  const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
+  const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune, requireClusters: true }, output);
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }

@@ -20,7 +20,7 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
     .action(async (paths: string[], flags: CheckFlags, cmd: Command) => {
       const g = globalOptions(cmd);
       const out = output();
-      const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: false, requireClusters: false }, out);
+      const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune: false, requireClusters: false }, out);
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
       const clients = new ClusterClientPool(prepared.clusters, 16);

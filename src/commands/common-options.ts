@@ -2,14 +2,34 @@ import { Option, type Command } from 'commander';
 import type { PlanFlags } from '../kinds/kind.js';
 
 /** Options every command takes (contract section 3). */
-export interface GlobalOptions {
+export interface GlobalOptions extends ReferenceFlags {
   color: boolean;
+}
+
+/** The global options that say how manifests' values and references are read. */
+export interface ReferenceFlags {
   allowPlaintextSecrets: boolean;
+  allowFilesOutsideRoot: boolean;
+}
+
+/** Declares the options every command takes on the program. */
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .option('--no-color', 'no colours in output (also: NO_COLOR)')
+    .option('--allow-plaintext-secrets', 'accept literal secret values in manifests')
+    .option(
+      '--allow-files-outside-root',
+      '${file:} references may read files outside the git work tree of the manifest (or, outside git, the directory given)',
+    );
 }
 
 export function globalOptions(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean }>();
-  return { color: o.color !== false, allowPlaintextSecrets: o.allowPlaintextSecrets === true };
+  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }>();
+  return { color: o.color !== false, ...referenceFlags(o) };
+}
+
+function referenceFlags(o: { allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }): ReferenceFlags {
+  return { allowPlaintextSecrets: o.allowPlaintextSecrets === true, allowFilesOutsideRoot: o.allowFilesOutsideRoot === true };
 }
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -7,7 +7,7 @@ import type { PlanNote } from '../core/plan.js';
 import { loadKinds } from '../kinds/registry.js';
 import { formatPlanNote } from '../render/text.js';
 import { makeChalk } from '../render/vocabulary.js';
-import { yamlLibrary } from '../load/yaml-library.js';
+import { manifestText } from '../load/manifest-writer.js';
 import { ClusterClientPool } from './clients.js';
 import { globalOptions } from './common-options.js';
 import { CliError } from './errors.js';
@@ -24,7 +24,8 @@ interface ExportFlags {
 const HEADER = [
   '# Exported by lockstep. Write-only fields (bindpass, client_tls_cert, client_tls_key) and',
   '# other secrets (DR operation tokens) cannot be read back: they appear as ${env:...}',
-  '# references to fill in.',
+  '# references to fill in. Values read from the server are literal text: a "${" in one is',
+  '# written "$${".',
 ].join('\n');
 
 export function registerExport(program: Command, output: () => Output, exit: (code: number) => void): void {
@@ -38,7 +39,7 @@ export function registerExport(program: Command, output: () => Output, exit: (co
       const g = globalOptions(cmd);
       const out = output();
       const clusters = paths.length
-        ? (await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: false, requireClusters: true }, out)).clusters
+        ? (await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune: false, requireClusters: true }, out)).clusters
         : await implicitClusterOrFail(process.env);
       exit(await runExport(clusters, flags, out));
     });
@@ -79,7 +80,7 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
       for (const note of notes) output.err(formatPlanNote(note, makeChalk(false)));
       if (docs.length === 0) continue;
       const schema = `../schemas/${kind.schemaFile}`;
-      const body = docs.map((d) => yamlLibrary().stringify(d, { lineWidth: 0 })).join('---\n');
+      const body = manifestText(docs);
       files.push({ name: `${cluster.name}-${kebab(kind.kind)}.yaml`, text: `# yaml-language-server: $schema=${schema}\n${HEADER}\n${body}` });
     }
   }

@@ -16,6 +16,7 @@ import type { Output } from './output.js';
 
 export interface ManifestOptions {
   allowPlaintextSecrets: boolean;
+  allowFilesOutsideRoot: boolean;
   prune: boolean;
   /** validate needs no server; every other command does. */
   requireClusters: boolean;

@@ -37,7 +37,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const targets = parseTargets(flags.target);
   const commentLimit = parseCommentLimit(flags.commentLimit);
   const prune = flags.prune === true;
-  const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
+  const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune, requireClusters: true }, output);
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));

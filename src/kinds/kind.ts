@@ -90,7 +90,8 @@ export interface KindModule<T = Record<string, unknown>> {
   /** Carries out one change. `desired` is given for create/update (it holds write-only values). */
   apply(change: Change, desired: DesiredResource | undefined, ctx: ApplyContext): Promise<void>;
   /**
-   * Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`).
+   * Live objects of this kind on one cluster as manifest documents: server values as they are
+   * (the writer escapes them), secrets to fill in as EnvReference (load/manifest-writer.ts).
    * Objects left out on purpose (a name that cannot be addressed) are said in `notes`.
    */
   export?(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[]): Promise<Record<string, unknown>[]>;

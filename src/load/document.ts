@@ -12,6 +12,11 @@ export interface LoadedDocument {
   file: string;
   /** Absolute path of the file (references resolve relative to its folder). */
   absoluteFile: string;
+  /**
+   * The absolute directory given on the command line that led to the file: outside a git work
+   * tree, `${file:}` references must stay inside it. Absent: the file's own folder.
+   */
+  givenDir?: string;
   /** 0-based index of the document within its file. */
   index: number;
   /** The parsed value (usually an object). */

@@ -20,6 +20,6 @@ export async function loadPaths(paths: string[], diags: Diagnostics): Promise<Lo
   );
   return files.flatMap((f, i) => {
     const text = texts[i];
-    return text === undefined ? [] : parseManifest(text, f.file, f.absoluteFile, diags);
+    return text === undefined ? [] : parseManifest(text, f.file, f.absoluteFile, diags, f.givenDir);
   });
 }

@@ -12,25 +12,29 @@ const MAX_ALIAS_COUNT = 100;
 /**
  * Parses one manifest file into its documents. A document with YAML errors is reported (at
  * the error's position) and left out; the other documents of the file still load. Empty
- * documents (nothing, only comments, or `null`) are skipped. Duplicate keys are errors.
+ * documents (nothing, only comments, or `null`) are skipped. Duplicate keys are errors, and
+ * their document still loads so that later stages report its other problems.
  *
  * Two parsers, one result: the fast one reads what it can (every valid manifest in practice)
  * and leaves positions to be worked out if something asks; the careful one (the `yaml`
  * library) reads the rest, keeping every position and reporting each problem where it is.
  */
-export function parseManifest(text: string, file: string, absoluteFile: string, diags: Diagnostics): LoadedDocument[] {
+export function parseManifest(text: string, file: string, absoluteFile: string, diags: Diagnostics, givenDir?: string): LoadedDocument[] {
   const values = parseFast(text);
-  return values ? fastDocuments(values, text, file, absoluteFile) : parseCarefully(text, file, absoluteFile, diags);
+  const source: DocumentSource = { file, absoluteFile, givenDir };
+  return values ? fastDocuments(values, text, source) : parseCarefully(text, source, diags);
 }
 
-function fastDocuments(values: unknown[], text: string, file: string, absoluteFile: string): LoadedDocument[] {
-  const positions = new LazyFilePositions(text, file);
+/** What every document of one file shares. */
+type DocumentSource = Pick<LoadedDocument, 'file' | 'absoluteFile' | 'givenDir'>;
+
+function fastDocuments(values: unknown[], text: string, source: DocumentSource): LoadedDocument[] {
+  const positions = new LazyFilePositions(text, source.file);
   const out: LoadedDocument[] = [];
   values.forEach((value, index) => {
     if (value === null || value === undefined) return;
     out.push({
-      file,
-      absoluteFile,
+      ...source,
       index,
       value,
       pos: (path: ValuePath = []) => positions.document(index).valuePos(path),
@@ -40,7 +44,8 @@ function fastDocuments(values: unknown[], text: string, file: string, absoluteFi
   return out;
 }
 
-function parseCarefully(text: string, file: string, absoluteFile: string, diags: Diagnostics): LoadedDocument[] {
+function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics): LoadedDocument[] {
+  const { file } = source;
   const { LineCounter, parseAllDocuments } = yamlLibrary();
   const lines = new LineCounter();
   const at = (offset: number): SourcePos => {
@@ -48,15 +53,19 @@ function parseCarefully(text: string, file: string, absoluteFile: string, diags:
     return { file, line, column: col };
   };
   // The library's own duplicate-key check compares every pair of keys of a map (quadratic: seconds
-  // for a map of 10,000 users); duplicateKeys() below does the same check in one pass.
-  const documents = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
+  // for a map of 10,000 users); keyProblems() below does the same check in one pass. logLevel
+  // 'error': the library would print its own warnings (quoting the text) on the process's stderr;
+  // what they are about is reported here as diagnostics instead.
+  const documents = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   const out: LoadedDocument[] = [];
   documents.forEach((doc, index) => {
     for (const warning of doc.warnings) diags.warning(`YAML: ${warning.message}`, at(warning.pos[0]));
-    for (const error of doc.errors) diags.error(`invalid YAML: ${error.message}`, at(error.pos[0]));
-    const duplicates = doc.errors.length === 0 ? duplicateKeys(doc) : [];
-    for (const d of duplicates) diags.error(`duplicate key "${d.key}"`, at(d.offset));
-    if (doc.errors.length > 0 || duplicates.length > 0 || !aliasesResolve(doc, at, diags)) return;
+    for (const error of doc.errors) diags.error(`invalid YAML: ${yamlProblem(error.message)}`, at(error.pos[0]));
+    if (doc.errors.length > 0) return;
+    // A duplicate key leaves the document's structure sound: it loads (the last value wins), so
+    // its other problems are reported in the same run; the error keeps anything from being applied.
+    for (const p of keyProblems(doc)) diags.error(p.message, at(p.offset));
+    if (!aliasesResolve(doc, at, diags)) return;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -67,8 +76,7 @@ function parseCarefully(text: string, file: string, absoluteFile: string, diags:
     if (value === null || value === undefined) return;
     const positions = new PositionIndex(doc.contents, file, lines);
     out.push({
-      file,
-      absoluteFile,
+      ...source,
       index,
       value,
       pos: (path: ValuePath = []) => positions.valuePos(path),
@@ -78,22 +86,31 @@ function parseCarefully(text: string, file: string, absoluteFile: string, diags:
   return out;
 }
 
-/** Keys that repeat within one map (each repetition after the first), in one pass per map. */
-function duplicateKeys(doc: Document.Parsed): Array<{ key: string; offset: number }> {
-  const { isScalar, visit } = yamlLibrary();
-  const found: Array<{ key: string; offset: number }> = [];
+/**
+ * Keys that repeat within one map (each repetition after the first), in one pass per map, and
+ * keys that are collections (`[a]: x`, `{a: 1}: x`), which no manifest field can be.
+ */
+function keyProblems(doc: Document.Parsed): Array<{ message: string; offset: number }> {
+  const { isCollection, isScalar, visit } = yamlLibrary();
+  const found: Array<{ message: string; offset: number }> = [];
   visit(doc, {
     Map(_, map) {
       const seen = new Set<string>();
       for (const pair of map.items) {
+        if (isCollection(pair.key)) found.push({ message: 'a key must be text or a number, not a list or a mapping', offset: pair.key.range?.[0] ?? 0 });
         if (!isScalar(pair.key)) continue;
         const key = String(pair.key.value);
-        if (seen.has(key)) found.push({ key, offset: pair.key.range?.[0] ?? 0 });
+        if (seen.has(key)) found.push({ message: `duplicate key "${key}"`, offset: pair.key.range?.[0] ?? 0 });
         else seen.add(key);
       }
     },
   });
   return found;
+}
+
+/** The parser's message, but for running out of stack, which it reports in JavaScript's words. */
+function yamlProblem(message: string): string {
+  return message.includes('Maximum call stack size exceeded') ? 'nested too deeply to read' : message;
 }
 
 /** Reports aliases whose anchor is missing (toJS would throw without a position). */

@@ -1,13 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { Secret } from '../core/secret.js';
 import type { LoadedDocument, ValuePath } from './document.js';
+import { fileReferenceRoot, readReferencedFile, type FileReferenceRoot } from './file-reference.js';
+import { unescapeLiteral } from './literal-text.js';
 import { atPath, formatValuePath, pathKey } from './value-path.js';
 
 /** What a string value is, as far as references go. */
 export type ReferenceForm =
-  | { form: 'literal' }
+  /** `text` is the value with each `$${` read as a literal `${`. */
+  | { form: 'literal'; text: string }
   | { form: 'env'; name: string }
   | { form: 'file'; path: string }
   /** Contains `${` but is not one whole, well-formed reference. */
@@ -19,9 +21,11 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function classifyString(text: string): ReferenceForm {
   const whole = WHOLE_REFERENCE.exec(text);
   if (!whole) {
-    return text.includes('${')
-      ? { form: 'malformed', reason: 'not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}' }
-      : { form: 'literal' };
+    if (!text.includes('$')) return { form: 'literal', text };
+    const literal = unescapeLiteral(text);
+    return literal !== undefined
+      ? { form: 'literal', text: literal }
+      : { form: 'malformed', reason: 'not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}, or a literal "${" as "$${"' };
   }
   const [, scheme, target] = whole as unknown as [string, string, string];
   if (scheme === 'env') {
@@ -37,13 +41,16 @@ export function classifyString(text: string): ReferenceForm {
 
 export interface ReferenceOptions {
   allowPlaintextSecrets: boolean;
+  /** `--allow-files-outside-root`: `${file:}` may name any file (still regular, still size-capped). */
+  allowFilesOutsideRoot?: boolean;
   env: NodeJS.ProcessEnv;
 }
 
 /**
  * A copy of the document's value with every reference resolved. Values at `secretPaths` become
  * Secret objects and must be references unless plaintext secrets are allowed; other resolved
- * references become plain strings. Returns undefined when any problem was reported.
+ * references become plain strings. Values at or below `unknownPaths` (fields the schema does not
+ * know) are left as they are. Returns undefined when any problem was reported.
  * Messages name variables, files and fields, never a value.
  */
 export async function resolveReferences(
@@ -51,9 +58,16 @@ export async function resolveReferences(
   secretPaths: readonly ValuePath[],
   opts: ReferenceOptions,
   diags: Diagnostics,
+  unknownPaths: readonly ValuePath[] = [],
 ): Promise<unknown> {
-  const secrets = new SecretPathSet(secretPaths);
+  const secrets = new PathSet(secretPaths);
+  // Fields the schema does not know are left as written: already an error, not worth a read.
+  const unknown = unknownPaths.length > 0 ? new PathSet(unknownPaths) : undefined;
   const folder = dirname(doc.absoluteFile);
+  // Looked up once per document, and only when it has a file reference.
+  let referenceRoot: Promise<FileReferenceRoot | undefined> | undefined;
+  const confinement = (): Promise<FileReferenceRoot | undefined> =>
+    (referenceRoot ??= opts.allowFilesOutsideRoot ? Promise.resolve(undefined) : fileReferenceRoot(doc.absoluteFile, doc.givenDir ?? folder));
   let failed = false;
   const fail = (at: ValuePath, message: string): undefined => {
     failed = true;
@@ -68,13 +82,13 @@ export async function resolveReferences(
   const resolveString = (text: string): unknown => {
     const ref = classifyString(text);
     const isSecret = secrets.has(path);
-    if (ref.form === 'literal' && !isSecret) return text;
+    if (ref.form === 'literal' && !isSecret) return ref.text;
     switch (ref.form) {
       case 'malformed':
         return fail(path, atPath(path, ref.reason));
       case 'literal':
         // An empty secret reveals nothing, so it needs no reference.
-        if (opts.allowPlaintextSecrets || text === '') return new Secret(text, 'literal');
+        if (opts.allowPlaintextSecrets || text === '') return new Secret(ref.text, 'literal');
         return fail(
           path,
           `${formatValuePath(path)} is a secret and must be a \${env:...} or \${file:...} reference (or pass --allow-plaintext-secrets)`,
@@ -87,10 +101,9 @@ export async function resolveReferences(
       case 'file': {
         const at = [...path];
         return new PendingRead(
-          readReferencedFile(resolve(folder, ref.path)).then((content) => {
-            if (typeof content !== 'string') {
-              return fail(at, atPath(at, `file "${ref.path}" ${content.problem} (paths are relative to the manifest's folder)`));
-            }
+          confinement().then(async (within) => {
+            const content = await readReferencedFile(resolve(folder, ref.path), within);
+            if (typeof content !== 'string') return fail(at, atPath(at, `file "${ref.path}" ${content.problem}`));
             return isSecret ? new Secret(content, `file:${ref.path}`) : content;
           }),
         );
@@ -132,7 +145,7 @@ export async function resolveReferences(
       for (let j = 0; j < keys.length; j++) {
         const k = keys[j]!;
         path.push(k);
-        const resolved = walk(source[k]);
+        const resolved = unknown?.has(path) ? source[k] : walk(source[k]);
         path.pop();
         if (out === undefined && resolved !== source[k]) {
           out = {};
@@ -162,8 +175,8 @@ class PendingRead {
   constructor(readonly read: Promise<unknown>) {}
 }
 
-/** The secret paths of a document, looked up without building a key for every value. */
-class SecretPathSet {
+/** Value paths (the secret ones of a document), looked up without building a key for every value. */
+class PathSet {
   readonly #keysByLength = new Map<number, Set<string>>();
 
   constructor(paths: readonly ValuePath[]) {
@@ -177,18 +190,5 @@ class SecretPathSet {
   has(path: ValuePath): boolean {
     const keys = this.#keysByLength.get(path.length);
     return keys !== undefined && keys.has(pathKey(path));
-  }
-}
-
-/** File content with one trailing newline removed (editors add one), or why it cannot be read. */
-async function readReferencedFile(absolutePath: string): Promise<string | { problem: string }> {
-  try {
-    const text = await readFile(absolutePath, 'utf8');
-    return text.replace(/\r?\n$/, '');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { problem: 'does not exist' };
-    if (code === 'EISDIR') return { problem: 'is a directory' };
-    return { problem: `cannot be read (${code ?? 'error'})` };
   }
 }

@@ -1,6 +1,7 @@
-import { Diagnostics } from '../core/diagnostics.js';
+import type { ErrorObject } from 'ajv';
+import { Diagnostics, type SourcePos } from '../core/diagnostics.js';
 import type { DesiredState } from '../core/resource.js';
-import type { LoadedDocument, ResolvedDocument } from '../load/document.js';
+import type { LoadedDocument, ResolvedDocument, ValuePath } from '../load/document.js';
 import { loadPaths } from '../load/loader.js';
 import { resolveReferences } from '../load/references.js';
 import {
@@ -15,15 +16,16 @@ import {
 } from '../kinds/cluster/index.js';
 import type { KindContext } from '../kinds/kind.js';
 import { checkEnvelope } from './envelope.js';
-import { schemaDiagnostics } from './schema-errors.js';
+import { pointerToPath, schemaDiagnostics } from './schema-errors.js';
 import { schemaValidator } from './schemas.js';
 import type { KindSource, PreparableKind, Prepared, PrepareOptions } from './types.js';
 
 /**
  * prepare() with the kinds given (tests pass their own). Stages, each over every document so
- * that all problems are reported at once: envelope (apiVersion, kind) → schema → references →
- * clusters and placement → the kinds' semantic rules → desired state (only without errors).
- * A document that fails a stage goes no further. Nothing here talks to a server.
+ * that all problems are reported at once: envelope (apiVersion, kind) → schema and references
+ * (both, whatever the other finds) → clusters and placement → the kinds' semantic rules →
+ * desired state (only without errors). A document that fails a stage goes no further.
+ * Nothing here talks to a server.
  */
 export async function prepareWithKinds<K extends PreparableKind>(
   paths: string[],
@@ -51,9 +53,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
     const secretPaths = module ? module.secretPaths.bind(module) : clusterSecretPaths;
     const ok: ResolvedDocument[] = [];
     for (const doc of docs) {
-      const data = passesSchema(doc, schemaFile, diags)
-        ? await resolveReferences(doc, secretPaths(doc.value), opts, diags)
-        : undefined;
+      const data = await schemaAndReferences(doc, schemaFile, secretPaths, opts, diags);
       if (data !== undefined) ok.push({ source: doc, kind, data: data as Record<string, unknown> });
       else if (kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
     }
@@ -91,11 +91,39 @@ function fixedKinds<K extends PreparableKind>(modules: readonly K[]): KindSource
   return { names: modules.map((k) => k.kind), load: async (names) => modules.filter((k) => names.has(k.kind)) };
 }
 
-function passesSchema(doc: LoadedDocument, schemaFile: string, diags: Diagnostics): boolean {
+/**
+ * The document's values with references resolved, or undefined when its schema or a reference
+ * failed. Both are checked whatever the other finds, so one run reports every problem of the
+ * document; a value that is both a bad reference and of the wrong form is one problem, reported
+ * as the reference (the more precise message), once; an unknown field's value is not resolved.
+ */
+async function schemaAndReferences(
+  doc: LoadedDocument,
+  schemaFile: string,
+  secretPaths: (value: unknown) => ValuePath[],
+  opts: PrepareOptions,
+  diags: Diagnostics,
+): Promise<unknown> {
   const validate = schemaValidator(schemaFile);
-  if (validate(doc.value)) return true;
-  for (const d of schemaDiagnostics(validate.errors ?? [], doc)) diags.add(d);
-  return false;
+  const schemaOk = validate(doc.value);
+  const schemaProblems = schemaOk ? [] : schemaDiagnostics(validate.errors ?? [], doc);
+  const referenceDiags = new Diagnostics();
+  const data = await resolveReferences(doc, secretPaths(doc.value), opts, referenceDiags, unknownFieldPaths(validate.errors ?? []));
+  const referenceSpots = new Set(referenceDiags.items.map((d) => spotOf(d.pos)));
+  for (const d of schemaProblems) if (!referenceSpots.has(spotOf(d.pos))) diags.add(d);
+  diags.append(referenceDiags);
+  return schemaOk ? data : undefined;
+}
+
+/** The value paths of fields the schema does not know. */
+function unknownFieldPaths(errors: readonly ErrorObject[]): ValuePath[] {
+  return errors
+    .filter((e) => e.keyword === 'additionalProperties')
+    .map((e) => [...pointerToPath(e.instancePath), String((e.params as { additionalProperty: unknown }).additionalProperty)]);
+}
+
+function spotOf(pos: SourcePos | undefined): string {
+  return pos ? `${pos.file}:${pos.line}:${pos.column}` : '';
 }
 
 /** The name of a Cluster document that failed early, so documents naming it are not also flagged. */

@@ -7,6 +7,8 @@ import type { KindModule } from '../kinds/kind.js';
 export interface PrepareOptions {
   /** `--allow-plaintext-secrets`: literal secret values are accepted (as Secret, origin `literal`). */
   allowPlaintextSecrets: boolean;
+  /** `--allow-files-outside-root`: `${file:}` references may leave the manifests' tree. */
+  allowFilesOutsideRoot?: boolean;
   /** `--prune`: adds to each document's own `prune`. */
   prune: boolean;
   /** Where `${env:...}` and the SERVICE_* variables are read. */

@@ -284,6 +284,25 @@ describe('export', () => {
     const plan = await cli(['plan', out, '--detailed-exitcode'], { DEFAULT_LDAP_BINDPASS: 'x' });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
+  it('#13.5: server values that read like references are exported escaped; planning the export reads no variable and no file', async () => {
+    expect((await cluster.raw('POST', 'sys/auth/ldap', { type: 'ldap' })).status).toBeLessThan(300);
+    const config = { url: 'ldap://ldap.example.com', binddn: '${env:SERVICE_TOKEN}', userdn: 'ou=$${x},dc=example', userattr: 'uid' };
+    expect((await cluster.raw('POST', 'auth/ldap/config', config)).status).toBeLessThan(300);
+    expect((await cluster.raw('POST', 'auth/ldap/groups/ops', { policies: '${file:/etc/hostname}' })).status).toBeLessThan(300);
+    const out = path.join(dir, 'exported');
+    const { record, add, expectNoCanaries } = outputRecorder();
+    expect(record(await cli(['export', '--out', out])).code).toBe(0);
+    const text = await readFile(path.join(out, 'default-ldap-auth.yaml'), 'utf8');
+    add(text);
+    expect(text).toContain('binddn: $${env:SERVICE_TOKEN}');
+    expect(text).toContain('userdn: ou=$$${x},dc=example');
+    expect(text).toContain('$${file:/etc/hostname}');
+    expect(text).toContain('bindpass: ${env:DEFAULT_LDAP_BINDPASS}');
+    const plan = record(await cli(['plan', out, '--detailed-exitcode'], { DEFAULT_LDAP_BINDPASS: 'x' }));
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('No changes. Live state matches the manifests.');
+    expectNoCanaries([cluster.token], 100);
+  });
 });
 
 describe('secrets never appear', () => {

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { loadPaths } from '../../src/load/loader.js';
 import { parseManifest } from '../../src/load/parse.js';
@@ -78,11 +78,33 @@ describe('parseManifest', () => {
     expect(diags.errors[0]!.pos?.file).toBe('bad.yaml');
   });
 
-  test('duplicate keys are errors at the second key', () => {
+  test('#13.10: duplicate keys are errors at the second key, and the document still loads for its other checks', () => {
     const diags = new Diagnostics();
     const docs = parseManifest('kind: LdapAuth\nusers:\n  bob: {}\n  bob: {}\n', 'd.yaml', '/d.yaml', diags);
-    expect(docs).toEqual([]);
+    expect(docs.map((d) => d.value)).toEqual([{ kind: 'LdapAuth', users: { bob: {} } }]);
     expect(diags.format()).toEqual(['d.yaml:4:3: error: duplicate key "bob"']);
+  });
+
+  test('a key that is a list or a mapping is an error at the key, and nothing is printed on the side', () => {
+    const diags = new Diagnostics();
+    const warn = vi.spyOn(process, 'emitWarning');
+    try {
+      parseManifest('[a, b]: 1\nc:\n  ? { d: 1 }\n  : 2\n', 'k.yaml', '/k.yaml', diags);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+    expect(diags.format()).toEqual([
+      'k.yaml:1:1: error: a key must be text or a number, not a list or a mapping',
+      'k.yaml:3:5: error: a key must be text or a number, not a list or a mapping',
+    ]);
+  });
+
+  test('nesting too deep for the parser is a located error in plain words', () => {
+    const diags = new Diagnostics();
+    const deep = `a:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} x\n`;
+    expect(parseManifest(deep, 'd.yaml', '/d.yaml', diags)).toEqual([]);
+    expect(diags.format()).toEqual([expect.stringMatching(/^d\.yaml:\d+:\d+: error: invalid YAML: nested too deeply to read$/)]);
   });
 
   test('an alias to a missing anchor is an error, not a crash', () => {
@@ -129,7 +151,7 @@ describe('loadPaths', () => {
     const root = await tree({ 'a.yaml': 'x: [\n', 'b.yaml': 'k: 1\nk: 2\n', 'c.yaml': 'ok: true\n' });
     const diags = new Diagnostics();
     const docs = await loadPaths([root, join(root, 'missing'), join(root, 'notes.txt')], diags);
-    expect(docs.map((d) => d.value)).toEqual([{ ok: true }]);
+    expect(docs.map((d) => d.value)).toEqual([{ k: 2 }, { ok: true }]);
     const lines = diags.format().map((l) => l.split(root).join('<root>'));
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^<root>\/a\.yaml:\d+:\d+: error: invalid YAML: /);

@@ -34,12 +34,14 @@ async function resolve(yaml: string, secretPaths: string[][] = [], allowPlaintex
 
 describe('classifyString', () => {
   test.each([
-    ['plain', { form: 'literal' }],
+    ['plain', { form: 'literal', text: 'plain' }],
+    ['$${env:A}', { form: 'literal', text: '${env:A}' }],
+    ['a $$${b} $$ $x', { form: 'literal', text: 'a $${b} $$ $x' }],
     ['${env:A_1}', { form: 'env', name: 'A_1' }],
     ['${file:certs/ca.pem}', { form: 'file', path: 'certs/ca.pem' }],
   ])('%s', (text, expected) => expect(classifyString(text)).toEqual(expected));
 
-  test.each(['x${env:A}', '${env:A}x', '${env:A', '${env:1A}', '${vault:a}', '${file:}', '${ENV:A}'])('%s is malformed', (text) => {
+  test.each(['x${env:A}', '$${env:A}${env:B}', '${env:A}x', '${env:A', '${env:1A}', '${vault:a}', '${file:}', '${ENV:A}'])('%s is malformed', (text) => {
     expect(classifyString(text).form).toBe('malformed');
   });
 });
@@ -79,6 +81,16 @@ describe('resolveReferences', () => {
     expect([s.origin, s.reveal()]).toEqual(['literal', SECRET]);
   });
 
+  test('#13.5: $${ is a literal ${, never resolved; in a secret field it is a literal secret', async () => {
+    const { value, lines } = await resolve('binddn: "$${env:SERVICE_TOKEN}"\nnote: "cost: $$5, $${x}"\n', [], false, { SERVICE_TOKEN: SECRET });
+    expect(lines).toEqual([]);
+    expect(value).toEqual({ binddn: '${env:SERVICE_TOKEN}', note: 'cost: $$5, ${x}' });
+    const secret = await resolve('bindpass: "$${env:P}"\n', [['bindpass']]);
+    expect(secret.lines).toEqual([
+      'm.yaml:1:11: error: bindpass is a secret and must be a ${env:...} or ${file:...} reference (or pass --allow-plaintext-secrets)',
+    ]);
+  });
+
   test('an empty secret needs no reference', async () => {
     const { lines } = await resolve('p: ""\n', [['p']]);
     expect(lines).toEqual([]);
@@ -96,8 +108,8 @@ describe('resolveReferences', () => {
   test('partial references are errors that do not echo the value', async () => {
     const { lines } = await resolve(`pass: "${SECRET}\${env:X}"\nurl: "ldap://\${env:HOST}:389"\n`, [['pass']]);
     expect(lines).toEqual([
-      'm.yaml:1:7: error: pass: not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}',
-      'm.yaml:2:6: error: url: not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}',
+      'm.yaml:1:7: error: pass: not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}, or a literal "${" as "$${"',
+      'm.yaml:2:6: error: url: not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}, or a literal "${" as "$${"',
     ]);
     expect(lines.join('\n')).not.toContain(SECRET);
   });

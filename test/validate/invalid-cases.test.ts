@@ -39,6 +39,7 @@ beforeAll(async () => {
     WEST_TOKEN: 'case-west-token',
     BAD_TTL: 'soon',
     BAD_BOOL: 'yes',
+    HSM_PIN: 'case-hsm-pin',
   };
 });
 

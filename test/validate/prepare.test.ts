@@ -74,9 +74,11 @@ describe('envelope and schema', () => {
     expect(lines.join('\n')).not.toContain(SECRET);
   });
 
-  test('a document failing its schema reaches neither references nor rules', async () => {
-    const { lines } = await run({ 'a.yaml': `${LDAP}config:\n  bindpass: \${env:MISSING}\n  userfilter: (x={{.Username}})\n  extra: 1\n` });
-    expect(lines).toEqual(['a.yaml:6:3: error: unknown field "extra" in config']);
+  test('#13.10: a document failing its schema still has its references checked, but reaches no semantic rules', async () => {
+    const { lines } = await run({
+      'a.yaml': `${LDAP}config:\n  bindpass: \${env:MISSING}\n  userfilter: (x={{.Username}})\n  extra: \${env:ALSO_MISSING}\n`,
+    });
+    expect(lines).toEqual(['a.yaml:4:13: error: config.bindpass: environment variable "MISSING" is not set', 'a.yaml:6:3: error: unknown field "extra" in config']);
   });
 });
 
@@ -172,6 +174,27 @@ describe('references and secrets through prepare', () => {
       `b.yaml:5:13: error: config.bindpass: file "pw.txt" does not exist (paths are relative to the manifest's folder)`,
       'b.yaml:6:11: error: config.binddn: environment variable "NO_SUCH_VAR" is not set',
       'c.yaml:2:1: error: invalid YAML: ...',
+    ]);
+  });
+});
+
+describe('every problem of a document at once', () => {
+  test('#13.10: a duplicate key, a bad reference and schema errors of one document are all reported, each where it is', async () => {
+    const { lines } = await run({
+      'a.yaml': `${LDAP}config:\n  binddn: \${env:NO_SUCH_VAR}\n  token_ttl: [1]\n  nope: 1\ngroups:\n  admins: {}\n  admins: {}\n`,
+    });
+    expect(lines).toEqual([
+      'a.yaml:4:11: error: config.binddn: environment variable "NO_SUCH_VAR" is not set',
+      'a.yaml:5:14: error: config.token_ttl: must be a duration (e.g. 90s, 1h) or a whole number of seconds',
+      'a.yaml:6:3: error: unknown field "nope" in config',
+      'a.yaml:9:3: error: duplicate key "admins"',
+    ]);
+  });
+
+  test('#13.10: a value that is both a bad reference and of the wrong form is one problem, reported once', async () => {
+    const { lines } = await run({ 'a.yaml': `${LDAP}config:\n  token_ttl: "1\${env:TTL}"\n` });
+    expect(lines).toEqual([
+      'a.yaml:4:14: error: config.token_ttl: not a whole-string reference: write the whole value as ${env:NAME} or ${file:path}, or a literal "${" as "$${"',
     ]);
   });
 });

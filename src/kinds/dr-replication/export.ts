@@ -2,6 +2,7 @@ import type { ClusterClient } from '../../client/types.js';
 import type { ClusterTarget } from '../../core/cluster.js';
 import { readStatus } from './status-read.js';
 import { DR_REPLICATION_KIND } from './types.js';
+import { EnvReference } from '../../load/manifest-writer.js';
 
 /**
  * The DR replication set a cluster is the DR primary of, as one document named after it; nothing
@@ -22,7 +23,7 @@ export async function exportDrReplication(client: ClusterClient, cluster: Cluste
       kind: DR_REPLICATION_KIND,
       name: cluster.name,
       primary: cluster.name,
-      ...(secondaries.length > 0 ? { secondaries, operationTokens: Object.fromEntries(secondaries.map((s) => [s, `\${env:${envName(s)}}`])) } : {}),
+      ...(secondaries.length > 0 ? { secondaries, operationTokens: Object.fromEntries(secondaries.map((s) => [s, new EnvReference(envName(s))])) } : {}),
     },
   ];
 }

@@ -8,6 +8,7 @@ import { MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { ldapConfigDefaults } from './normalise.js';
 import { readScope } from './read.js';
 import type { LdapScope } from './scope.js';
+import { EnvReference } from '../../load/manifest-writer.js';
 
 /**
  * Every LDAP method of the cluster's root namespace as one LdapAuth document each. Config
@@ -46,7 +47,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
       if (!jsonEqual(v, defaults[k])) config[k] = v;
     }
     if (typeof r.attrs['binddn'] === 'string' && r.attrs['binddn'] !== '') {
-      config['bindpass'] = `\${env:${envName(cluster.name, scope.mount, 'BINDPASS')}}`;
+      config['bindpass'] = new EnvReference(envName(cluster.name, scope.mount, 'BINDPASS'));
     }
   }
 

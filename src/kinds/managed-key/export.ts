@@ -8,6 +8,7 @@ import { keyAttrs } from './attrs.js';
 import { MANAGED_KEY_SHAPES } from './live-shapes.js';
 import { comparedFieldsOf, REQUIRED_FIELDS, secretFieldsOf } from './fields.js';
 import { KEY_TYPES, MANAGED_KEY_KIND, type KeyType } from './types.js';
+import { EnvReference } from '../../load/manifest-writer.js';
 
 /**
  * Every managed key of the cluster's namespace as one ManagedKey document each. Fields equal to
@@ -40,7 +41,7 @@ function exportKey(cluster: ClusterTarget, type: KeyType, name: string, data: Re
   }
   for (const spec of secretFieldsOf(type)) {
     const held = data[spec.name] !== undefined && data[spec.name] !== null && data[spec.name] !== '';
-    if (held || REQUIRED_FIELDS[type].includes(spec.name)) config[spec.name] = `\${env:${envName(cluster.name, name, spec.name)}}`;
+    if (held || REQUIRED_FIELDS[type].includes(spec.name)) config[spec.name] = new EnvReference(envName(cluster.name, name, spec.name));
   }
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: MANAGED_KEY_KIND };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;

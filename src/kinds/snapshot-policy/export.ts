@@ -10,6 +10,7 @@ import { isStorageType, secretFieldsOf, snapshotFieldSpec } from './fields.js';
 import { withSudoHint } from './sudo.js';
 import { SNAPSHOT_POLICY_KIND } from './types.js';
 import { formatBytesExact, formatDurationExact } from './values.js';
+import { EnvReference } from '../../load/manifest-writer.js';
 
 /**
  * Every snapshot configuration of the cluster (they live in the root namespace) as one
@@ -43,7 +44,7 @@ export function exportDocument(cluster: ClusterTarget, name: string, data: JsonO
   const type = attrs['storage_type'];
   for (const spec of isStorageType(type) ? secretFieldsOf(type) : []) {
     const held = typeof data[spec.name] === 'string' && data[spec.name] !== '';
-    if (held || spec.required) config[spec.name] = `\${env:${envName(cluster.name, name, spec.name)}}`;
+    if (held || spec.required) config[spec.name] = new EnvReference(envName(cluster.name, name, spec.name));
   }
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: SNAPSHOT_POLICY_KIND };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;

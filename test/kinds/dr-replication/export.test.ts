@@ -4,6 +4,7 @@ import { TransportError } from '../../../src/client/errors.js';
 import type { ClusterTarget } from '../../../src/core/cluster.js';
 import type { JsonObject } from '../../../src/core/json.js';
 import { exportDrReplication } from '../../../src/kinds/dr-replication/export.js';
+import { EnvReference } from '../../../src/load/manifest-writer.js';
 
 function statusClient(data: JsonObject | Error): ClusterClient {
   return {
@@ -26,7 +27,7 @@ describe('exportDrReplication', () => {
         name: 'east',
         primary: 'east',
         secondaries: ['south', 'west'],
-        operationTokens: { south: '${env:SOUTH_DR_OPERATION_TOKEN}', west: '${env:WEST_DR_OPERATION_TOKEN}' },
+        operationTokens: { south: new EnvReference('SOUTH_DR_OPERATION_TOKEN'), west: new EnvReference('WEST_DR_OPERATION_TOKEN') },
       },
     ]);
   });

@@ -1,6 +1,6 @@
-import { stringify } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { Secret } from '../../../src/core/secret.js';
+import { EnvReference, manifestText } from '../../../src/load/manifest-writer.js';
 import { snapshotAttrs } from '../../../src/kinds/snapshot-policy/attrs.js';
 import { envName, exportDocument, exportSnapshotPolicies } from '../../../src/kinds/snapshot-policy/export.js';
 import { ApiError } from '../../../src/client/errors.js';
@@ -30,10 +30,10 @@ describe('export', () => {
     });
     expect(s3['config']).toEqual({
       interval: '1h', retain: 3, path_prefix: 'db/', file_prefix: 'x', storage_type: 'provA-s3', provA_s3_bucket: 'b', provA_s3_region: 'r',
-      provA_access_key_id: 'AKIA', provA_s3_force_path_style: true, provA_secret_access_key: '${env:EAST_SNAPSHOT_OFF_SITE_PROVA_SECRET_ACCESS_KEY}',
+      provA_access_key_id: 'AKIA', provA_s3_force_path_style: true, provA_secret_access_key: new EnvReference('EAST_SNAPSHOT_OFF_SITE_PROVA_SECRET_ACCESS_KEY'),
     });
     const blob = exportDocument(cluster, 'b', { interval: 60, retain: 1, path_prefix: 'p/', file_prefix: 'vault-snapshot', storage_type: 'provB-blob', provB_container_name: 'c', provB_account_name: 'a' });
-    expect((blob['config'] as Record<string, unknown>)['provB_account_key']).toBe('${env:EAST_SNAPSHOT_B_PROVB_ACCOUNT_KEY}');
+    expect((blob['config'] as Record<string, unknown>)['provB_account_key']).toEqual(new EnvReference('EAST_SNAPSHOT_B_PROVB_ACCOUNT_KEY'));
     expect(envName('default', 'a.b', 'provC_service_account_key')).toBe('DEFAULT_SNAPSHOT_A_B_PROVC_SERVICE_ACCOUNT_KEY');
   });
 
@@ -41,7 +41,7 @@ describe('export', () => {
     const live = { interval: 5400, retain: 2, path_prefix: 'p/', file_prefix: 'vault-snapshot', storage_type: 'provC-gcs', provC_gcs_bucket: 'b', provC_service_account_key: 'redacted', provC_endpoint: 'http://127.0.0.1:1', provC_disable_tls: true };
     const doc = exportDocument({ ...cluster, name: 'default' }, 'g', live);
     const sa = JSON.stringify({ type: 'service_account', client_email: 'a@b', private_key: 'k' });
-    const [resource] = desiredSnapshotPolicies(await snapshotDocs([stringify(doc)], { DEFAULT_SNAPSHOT_G_PROVC_SERVICE_ACCOUNT_KEY: sa }), ctx).resources;
+    const [resource] = desiredSnapshotPolicies(await snapshotDocs([manifestText([doc])], { DEFAULT_SNAPSHOT_G_PROVC_SERVICE_ACCOUNT_KEY: sa }), ctx).resources;
     expect(resource!.attrs).toEqual(snapshotAttrs(live));
     expect(Object.keys(resource!.writeOnly)).toEqual(['provC_service_account_key']);
   });
