@@ -49,7 +49,14 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
   const pool = new ClusterClientPool(clusters, 16);
-  const files = await withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output));
+  output.redaction.addAll(pool.secretTexts());
+  const read = await withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output));
+  // Files lockstep writes hold no secret either: a server value that is one of this run's
+  // secrets (a token someone stored as a binddn) is written as "(sensitive)", and said.
+  const files = read.map((f) => ({ ...f, text: output.redaction.redact(f.text) }));
+  for (const [i, f] of files.entries()) {
+    if (f.text !== read[i]!.text) output.err(`warning: ${f.name}: a value on the server is a secret of this run (a cluster token or a referenced secret); it is written as "(sensitive)"`);
+  }
   if (flags.out) {
     await mkdir(flags.out, { recursive: true });
     for (const f of files) await writeFile(path.join(flags.out, f.name), f.text);
