@@ -6,6 +6,7 @@ command -v slapd >/dev/null 2>&1 || [ -x /usr/sbin/slapd ] || need+=(slapd)
 command -v ldapadd >/dev/null 2>&1 || need+=(ldap-utils)
 command -v softhsm2-util >/dev/null 2>&1 || need+=(softhsm2)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v dot >/dev/null 2>&1 || need+=(graphviz)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
