@@ -5,6 +5,7 @@ import { registerApply } from './commands/apply.js';
 import { registerCheck } from './commands/check.js';
 import { CliError } from './commands/errors.js';
 import { registerExport } from './commands/export.js';
+import { registerGraph } from './commands/graph.js';
 import { processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
 import { RedactionSet } from './core/redaction.js';
 import { registerPlan } from './commands/plan.js';
@@ -40,6 +41,7 @@ export async function main(argv: string[], sink?: OutputSink): Promise<number> {
   registerApply(program, out, exit);
   registerExport(program, out, exit);
   registerCheck(program, out, exit);
+  registerGraph(program, out, exit);
   registerServe(program);
 
   try {
