@@ -7,6 +7,8 @@ command -v ldapadd >/dev/null 2>&1 || need+=(ldap-utils)
 command -v softhsm2-util >/dev/null 2>&1 || need+=(softhsm2)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v dot >/dev/null 2>&1 || need+=(graphviz)
+command -v jq >/dev/null 2>&1 || need+=(jq)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
