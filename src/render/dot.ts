@@ -12,7 +12,11 @@ import { actionSymbol } from './vocabulary.js';
 export function renderPlanDot(plan: Plan): string {
   const inPlan = new Set(plan.changes.map((c) => String(c.address)));
   const byCluster = new Map<string, Change[]>();
-  for (const c of plan.changes) byCluster.set(c.address.cluster, [...(byCluster.get(c.address.cluster) ?? []), c]);
+  for (const c of plan.changes) {
+    const changes = byCluster.get(c.address.cluster) ?? [];
+    if (changes.length === 0) byCluster.set(c.address.cluster, changes);
+    changes.push(c);
+  }
 
   const lines = [
     'digraph lockstep {',

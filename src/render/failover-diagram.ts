@@ -21,7 +21,9 @@ export function failoverDiagrams(plan: Plan): Array<{ owner: string | undefined;
     if (c.action !== 'transition') continue;
     // Steps without an owner (older saved plans) are one transition.
     const key = c.owner === undefined ? '' : String(c.owner);
-    sets.set(key, [...(sets.get(key) ?? []), c]);
+    const steps = sets.get(key) ?? [];
+    if (steps.length === 0) sets.set(key, steps);
+    steps.push(c);
   }
   return [...sets].map(([owner, steps]) => ({ owner: owner === '' ? undefined : owner, mermaid: diagramOf(steps) }));
 }
