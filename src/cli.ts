@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import nodeModule from 'node:module';
 import { Command } from 'commander';
 import { registerApply } from './commands/apply.js';
 import { registerCheck } from './commands/check.js';
 import { addGlobalOptions } from './commands/common-options.js';
 import { CliError } from './commands/errors.js';
 import { registerExport } from './commands/export.js';
+import { registerGraph } from './commands/graph.js';
 import { processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
 import { RedactionSet } from './core/redaction.js';
 import { registerPlan } from './commands/plan.js';
@@ -39,6 +41,7 @@ export async function main(argv: string[], sink?: OutputSink): Promise<number> {
   registerApply(program, out, exit);
   registerExport(program, out, exit);
   registerCheck(program, out, exit);
+  registerGraph(program, out, exit);
   registerServe(program);
 
   try {
@@ -73,8 +76,22 @@ function reportError(err: unknown, output: Output): number {
   return 1;
 }
 
+/**
+ * Node 22.1+ keeps the compiled code of the modules loaded after this (the chunks a command
+ * loads, the SDKs and parsers) in a cache on disk, so the next run skips compiling them. Node
+ * 20 has no such cache: there it is a no-op. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+function enableCompileCache(): void {
+  try {
+    (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  } catch {
+    // A cache directory that cannot be written only costs speed.
+  }
+}
+
 const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (isEntry || process.argv[1]?.endsWith('/lockstep')) {
+  enableCompileCache();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

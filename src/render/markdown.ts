@@ -1,4 +1,5 @@
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
+import { failoverDiagrams } from './failover-diagram.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
 import { actionSymbol, changeTags, printable, summaryLine } from './vocabulary.js';
 import { escapeHtml as escapeHtmlText, escapeMarkdown } from '../core/text-escape.js';
@@ -108,8 +109,8 @@ function mustSee(c: Change): boolean {
   return c.destructive || c.action !== 'create';
 }
 
-type Part = 'heading' | 'table' | 'destructive' | 'details' | 'unmanaged' | 'notes';
-const DISPLAY_ORDER: readonly Part[] = ['heading', 'table', 'destructive', 'details', 'unmanaged', 'notes'];
+type Part = 'heading' | 'table' | 'destructive' | 'diagrams' | 'details' | 'unmanaged' | 'notes';
+const DISPLAY_ORDER: readonly Part[] = ['heading', 'table', 'destructive', 'diagrams', 'details', 'unmanaged', 'notes'];
 
 function planParts(plan: Plan): Record<Part, Section> {
   const none: Section = { head: [], items: [], joiner: '\n', more: () => '' };
@@ -142,6 +143,16 @@ function planParts(plan: Plan): Record<Part, Section> {
             joiner: '\n',
             more: (k) => `> - … and ${k} more`,
           },
+    diagrams: {
+      ...none,
+      // A DR transition drawn: who is primary when, and the stretch with none (failover-diagram.ts).
+      items: failoverDiagrams(plan).map(({ owner, mermaid }) => ({
+        text: [`**DR steps${owner === undefined ? '' : ` of ${code(owner)}`}**, in order:`, '', '```mermaid', mermaid, '```'].join('\n'),
+        priority: PRIORITY.mustSeeDiff,
+      })),
+      joiner: '\n\n',
+      more: (k) => `_… ${k} more DR diagram${k === 1 ? '' : 's'} not shown._`,
+    },
     details: {
       ...none,
       items: plan.changes.flatMap((c) => {

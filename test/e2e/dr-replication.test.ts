@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -294,6 +295,17 @@ describe('DR replication through the CLI: east, west and south', () => {
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain('west:sys/replication/dr/secondary/promote');
     }
+    // The pictures (issue 17.4): the comment draws the failover, `graph` its order; the canary
+    // check at the end covers both (every output of cli() is kept).
+    const comment = (await cli('plan', ...westSet, '--format', 'markdown')).stdout;
+    const mermaid = /```mermaid\n([\s\S]*?)\n```/.exec(comment)?.[1];
+    expect(mermaid).toContain('    lockstep->>c1: 1. primary/demote\n    Note over c1: DR secondary, following no primary\n    rect rgba(255, 165, 0, 0.2)');
+    expect(mermaid).toContain('    lockstep->>c2: 2. secondary/promote\n    end\n    Note over c2: DR primary');
+    const graph = await cli('graph', ...westSet);
+    expect(graph.code, graph.stderr).toBe(0);
+    const svg = spawnSync('dot', ['-Tsvg'], { input: graph.stdout, encoding: 'utf8' });
+    expect(svg.status, svg.stderr).toBe(0);
+    expect([...svg.stdout.matchAll(/class="node"/g)]).toHaveLength(failoverSteps('east', 'west', 'south').length);
 
     // Behind lockstep's back, east drops south: the saved plan no longer describes the world.
     const { baseUrl, token } = real.get('east')!;

@@ -8,6 +8,9 @@ command -v softhsm2-util >/dev/null 2>&1 || need+=(softhsm2)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 # A real client nobody here wrote, for test/clients (Debian's python3, not a pyenv one).
 /usr/bin/python3 -c 'import hvac' >/dev/null 2>&1 || need+=(python3-hvac)
+command -v dot >/dev/null 2>&1 || need+=(graphviz)
+command -v jq >/dev/null 2>&1 || need+=(jq)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { renderPlanDot } from '../render/dot.js';
+import { ClusterClientPool, parseConcurrency } from './clients.js';
+import { addPlanningOptions, globalOptions, planFlagsOf, type PlanningFlags } from './common-options.js';
+import type { Output } from './output.js';
+import { withRequestProgress } from './progress.js';
+import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
+
+/**
+ * `lockstep graph PATH...`: the plan `plan` would show, as a Graphviz DOT digraph of its
+ * dependency order (as `terraform graph`): `lockstep graph manifests/ | dot -Tsvg > plan.svg`.
+ * Reads the servers like `plan`, changes nothing.
+ */
+export function registerGraph(program: Command, output: () => Output, exit: (code: number) => void): void {
+  const command = program
+    .command('graph')
+    .description("print the plan's dependency order as Graphviz DOT (render with `dot -Tsvg`)")
+    .argument('<paths...>', 'manifest files or directories');
+  addPlanningOptions(command).action(async (paths: string[], flags: PlanningFlags, cmd: Command) => {
+    const g = globalOptions(cmd);
+    const out = output();
+    const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: flags.prune === true, requireClusters: true }, out);
+    const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
+    const plan = computePlan(prepared, pool, { flags: planFlagsOf(flags), targets: parseTargets(flags.target), redaction: out.redaction });
+    const run = await withRequestProgress(out, () => pool.requestCount, plan);
+    out.out(renderPlanDot(run.plan));
+    exit(0);
+  });
+}
