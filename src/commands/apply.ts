@@ -6,7 +6,7 @@ import type { Plan } from '../core/plan.js';
 import { locateManifests, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
-import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags } from './common-options.js';
+import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
@@ -40,7 +40,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     : planFlagsOf(flags);
   const targets = parseTargets(saved ? saved.options.targets : flags.target);
 
-  const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune, requireClusters: true }, output);
+  const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }

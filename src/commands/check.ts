@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CheckFinding } from '../kinds/kind.js';
 import { ClusterClientPool } from './clients.js';
-import { globalOptions } from './common-options.js';
+import { globalOptions, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
 import { prepareOrFail } from './pipeline.js';
 
@@ -20,7 +20,7 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
     .action(async (paths: string[], flags: CheckFlags, cmd: Command) => {
       const g = globalOptions(cmd);
       const out = output();
-      const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune: false, requireClusters: false }, out);
+      const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: false }, out);
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
       const clients = new ClusterClientPool(prepared.clusters, 16);

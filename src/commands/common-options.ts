@@ -28,7 +28,7 @@ export function globalOptions(cmd: Command): GlobalOptions {
   return { color: o.color !== false, ...referenceFlags(o) };
 }
 
-function referenceFlags(o: { allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }): ReferenceFlags {
+export function referenceFlags(o: { allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }): ReferenceFlags {
   return { allowPlaintextSecrets: o.allowPlaintextSecrets === true, allowFilesOutsideRoot: o.allowFilesOutsideRoot === true };
 }
 

@@ -9,7 +9,7 @@ import { formatPlanNote } from '../render/text.js';
 import { makeChalk } from '../render/vocabulary.js';
 import { manifestText } from '../load/manifest-writer.js';
 import { ClusterClientPool } from './clients.js';
-import { globalOptions } from './common-options.js';
+import { globalOptions, referenceFlags } from './common-options.js';
 import { CliError } from './errors.js';
 import type { Output } from './output.js';
 import { describeError, prepareOrFail } from './pipeline.js';
@@ -39,7 +39,7 @@ export function registerExport(program: Command, output: () => Output, exit: (co
       const g = globalOptions(cmd);
       const out = output();
       const clusters = paths.length
-        ? (await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune: false, requireClusters: true }, out)).clusters
+        ? (await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: true }, out)).clusters
         : await implicitClusterOrFail(process.env);
       exit(await runExport(clusters, flags, out));
     });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { renderPlanDot } from '../render/dot.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
-import { addPlanningOptions, globalOptions, planFlagsOf, type PlanningFlags } from './common-options.js';
+import { addPlanningOptions, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
 import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
@@ -19,7 +19,7 @@ export function registerGraph(program: Command, output: () => Output, exit: (cod
   addPlanningOptions(command).action(async (paths: string[], flags: PlanningFlags, cmd: Command) => {
     const g = globalOptions(cmd);
     const out = output();
-    const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune: flags.prune === true, requireClusters: true }, out);
+    const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: flags.prune === true, requireClusters: true }, out);
     const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
     const plan = computePlan(prepared, pool, { flags: planFlagsOf(flags), targets: parseTargets(flags.target), redaction: out.redaction });
     const run = await withRequestProgress(out, () => pool.requestCount, plan);

@@ -4,7 +4,7 @@ import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { writeSavedPlan } from '../planfile/planfile.js';
 import { ClusterClientPool, parseConcurrency } from './clients.js';
-import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags } from './common-options.js';
+import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
@@ -37,7 +37,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const targets = parseTargets(flags.target);
   const commentLimit = parseCommentLimit(flags.commentLimit);
   const prune = flags.prune === true;
-  const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune, requireClusters: true }, output);
+  const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions } from './common-options.js';
+import { globalOptions, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
 import { prepareOrFail } from './pipeline.js';
 
@@ -11,7 +11,7 @@ export function registerValidate(program: Command, output: () => Output, exit: (
     .action(async (paths: string[], _flags: unknown, cmd: Command) => {
       const g = globalOptions(cmd);
       const out = output();
-      const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, allowFilesOutsideRoot: g.allowFilesOutsideRoot, prune: false, requireClusters: false }, out);
+      const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: false }, out);
       const n = [...prepared.documents.values()].reduce((sum, docs) => sum + docs.length, 0);
       out.out(`Valid: ${n} document${n === 1 ? '' : 's'}.`);
       exit(0);
