@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { JsonObject } from '../core/json.js';
 import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secret.js';
-import { ApiError, TransportError } from './errors.js';
+import { ApiError, RefusedRequestError, TransportError } from './errors.js';
 import type { ConcurrencyLimiter } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
 import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
@@ -10,7 +10,8 @@ import { BAD_RESPONSE_CODE } from './http1-response.js';
 import { proxyFor, type ProxySettings } from './proxy.js';
 import { PROXY_REFUSED_CODE } from './tunnel.js';
 import { createEndpoint, INVALID_REQUEST_CODE, sendOnce, TIMEOUT_CODE, type Endpoint, type RawResponse } from './transport.js';
-import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions } from './types.js';
+import { encodeSegment, segmentProblem } from '../core/path-segment.js';
+import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions, RequestPath } from './types.js';
 
 export interface ClientOptions {
   /** Shared by every client of one command: bounds requests in flight across all clusters. */
@@ -39,9 +40,6 @@ export function createClusterClient(target: ClusterTarget, opts: ClientOptions):
   return new HttpClient(target, opts);
 }
 
-/** Path and query that are already safe to put in a request line. */
-const SAFE_PATH = /^[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/;
-
 /** Node error codes worth another attempt: the connection failed, not the request. */
 const RETRYABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -67,6 +65,7 @@ const NOT_FOUND_OK: RequestOptions = Object.freeze({ okStatuses: Object.freeze([
 /** One request as prepared once and carried through its attempts. */
 interface Call {
   method: HttpMethod;
+  /** The path as shown in messages: the segments joined with "/", unencoded. */
   path: string;
   opts: RequestOptions;
   wireMethod: string;
@@ -132,39 +131,44 @@ class HttpClient implements HttpClusterClient {
 
   // read/list/delete chain with .then rather than async frames: a plan may queue thousands of
   // calls at once, and every suspended frame is memory the garbage collector walks.
-  read(path: string): Promise<JsonObject | null> {
-    return this.request('GET', path, NOT_FOUND_OK).then((res) => (res.status === 404 ? null : (res.data ?? {})));
+  read(path: RequestPath): Promise<JsonObject | null> {
+    return this.request('GET', path, NOT_FOUND_OK).then((res) => {
+      if (res.status === 404) return null;
+      // An object's read answers with its data: anything else (null, none) is not "empty".
+      if (res.data === null) throw this.#unexpected('GET', this.#url(shownPath(path)), res.status, '"data" is not an object', [this.#token.reveal()]);
+      return res.data;
+    });
   }
 
-  list(path: string): Promise<string[]> {
+  list(path: RequestPath): Promise<string[]> {
     return this.request('LIST', path, NOT_FOUND_OK).then((res) => {
       if (res.status === 404) return [];
       const keys = res.data?.keys;
       if (!isStringArray(keys)) {
-        throw this.#unexpected('LIST', this.#url(path), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
+        throw this.#unexpected('LIST', this.#url(shownPath(path)), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
       }
       return keys;
     });
   }
 
-  write(path: string, body: unknown, opts: { idempotent?: boolean } = {}): Promise<ApiResponse> {
+  write(path: RequestPath, body: unknown, opts: { idempotent?: boolean } = {}): Promise<ApiResponse> {
     return this.request('POST', path, { body, idempotent: opts.idempotent });
   }
 
-  delete(path: string): Promise<void> {
+  delete(path: RequestPath): Promise<void> {
     return this.request('DELETE', path, NOT_FOUND_OK).then(() => undefined);
   }
 
-  request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+  request(method: HttpMethod, path: RequestPath, opts: RequestOptions = {}): Promise<ApiResponse> {
     let call: Call;
     try {
       call = {
         method,
-        path,
+        path: shownPath(path),
         opts,
         // LIST goes as GET ?list=true: Node's HTTP stack (and some proxies) reject the LIST method.
         wireMethod: method === 'LIST' ? 'GET' : method,
-        requestPath: this.#requestPath(path, method === 'LIST'),
+        requestPath: this.#requestPath(method, path, opts.query),
         payload: opts.body === undefined ? undefined : JSON.stringify(revealDeep(opts.body)),
         idempotent: opts.idempotent ?? method !== 'POST',
         timeoutMs: opts.timeoutMs ?? this.#timeoutMs,
@@ -257,7 +261,7 @@ class HttpClient implements HttpClusterClient {
     const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err));
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
     const via = this.#proxy ? ` through proxy ${this.#proxy.display}` : '';
-    const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}${via}: ${reason} (${method} ${stripQuery(path)}${tries})`, secrets);
+    const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}${via}: ${reason} (${method} ${path}${tries})`, secrets);
     return new TransportError({ cluster: this.cluster, method, url: this.#url(path), code, attempts, message });
   }
 
@@ -269,21 +273,45 @@ class HttpClient implements HttpClusterClient {
     return headers;
   }
 
-  /** What goes in the request line: base path + the path, segments encoded when needed. */
-  #requestPath(path: string, list: boolean): string {
-    const q = path.indexOf('?');
-    let rel = q < 0 ? path : path.slice(0, q);
-    let query = q < 0 ? '' : path.slice(q + 1);
-    rel = rel.replace(/^\/+/, '');
-    if (!SAFE_PATH.test(rel)) rel = rel.split('/').map(encodeURIComponent).join('/');
-    if (list) query = query ? `${query}&list=true` : 'list=true';
-    return `${this.#endpoint.basePath}/${rel}${query ? `?${query}` : ''}`;
+  /**
+   * What goes in the request line: base path, then each segment checked and encoded once, then
+   * the query. Throws RefusedRequestError for a segment the service cannot address.
+   */
+  #requestPath(method: HttpMethod, path: RequestPath, query: Readonly<Record<string, string>> | undefined): string {
+    const segments = typeof path === 'string' ? path.split('/') : path.segments;
+    let out = this.#endpoint.basePath;
+    for (const segment of segments) {
+      const problem = segmentProblem(segment);
+      if (problem !== undefined) {
+        const shown = shownPath(path);
+        throw new RefusedRequestError({
+          cluster: this.cluster,
+          method,
+          path: shown,
+          message: `refusing to send ${method} to ${this.cluster}: path ${JSON.stringify(shown)}: segment ${JSON.stringify(segment)} ${problem} (nothing was sent)`,
+        });
+      }
+      out += `/${encodeSegment(segment)}`;
+    }
+    const params = method === 'LIST' ? { ...query, list: 'true' } : query;
+    if (params === undefined) return out;
+    let sep = '?';
+    for (const [key, value] of Object.entries(params)) {
+      out += `${sep}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+      sep = '&';
+    }
+    return out;
   }
 
   /** The URL shown in messages: base URL + path (never the token, which travels in a header). */
   #url(path: string): string {
-    return `${this.baseUrl}/${stripQuery(path).replace(/^\/+/, '')}`;
+    return `${this.baseUrl}/${path}`;
   }
+}
+
+/** A path as shown in messages: as the caller wrote it, segments joined with "/", unencoded. */
+function shownPath(path: RequestPath): string {
+  return typeof path === 'string' ? path : path.segments.join('/');
 }
 
 /** `404 Not Found`: the reason phrase from Node's table, loaded only when a message needs one. */
@@ -291,11 +319,6 @@ function statusLine(status: number): string {
   const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
   const text = STATUS_CODES[status];
   return text ? `${status} ${text}` : String(status);
-}
-
-function stripQuery(path: string): string {
-  const q = path.indexOf('?');
-  return q < 0 ? path : path.slice(0, q);
 }
 
 /** A short reason in plain words; never a stack trace. */

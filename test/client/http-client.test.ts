@@ -35,7 +35,7 @@ describe('requests', () => {
     server = await startServer((_req, res) => json(res, 200, envelope({ keys: ['alice', 'bob'] })));
     const c = client(server.baseUrl);
     expect(await c.list('auth/ldap/users')).toEqual(['alice', 'bob']);
-    await c.request('LIST', 'sys/health?standbyok=true');
+    await c.request('LIST', 'sys/health', { query: { standbyok: 'true' } });
     expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       'GET /v1/auth/ldap/users?list=true',
       'GET /v1/sys/health?standbyok=true&list=true',
