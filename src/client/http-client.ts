@@ -6,10 +6,10 @@ import { ApiError, RefusedRequestError, TransportError } from './errors.js';
 import type { ConcurrencyLimiter } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
 import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
-import { BAD_RESPONSE_CODE } from './http1-response.js';
 import { proxyFor, type ProxySettings } from './proxy.js';
-import { PROXY_REFUSED_CODE } from './tunnel.js';
-import { createEndpoint, INVALID_REQUEST_CODE, sendOnce, TIMEOUT_CODE, type Endpoint, type RawResponse } from './transport.js';
+import { BAD_RESPONSE_CODE, createTransport, INVALID_REQUEST_CODE, TIMEOUT_CODE, type RawResponse, type Transport } from './transport.js';
+import { DEADLINE_CODE, formatMs, type RunDeadline } from './deadline.js';
+import { codedError } from './errors.js';
 import { encodeSegment, segmentProblem } from '../core/path-segment.js';
 import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions, RequestPath } from './types.js';
 
@@ -18,6 +18,10 @@ export interface ClientOptions {
   limiter: ConcurrencyLimiter;
   /** Per attempt, for the whole exchange. Default 30000. */
   timeoutMs?: number;
+  /** Per connection: TCP connect and TLS handshake (and a proxy's CONNECT). Default 10000. */
+  connectTimeoutMs?: number;
+  /** The run's total deadline (`--timeout`), shared by every client of the run; none by default. */
+  deadline?: RunDeadline;
   /** Further attempts after the first, for idempotent calls only. Default 4. */
   retries?: number;
   userAgent?: string;
@@ -27,12 +31,13 @@ export interface ClientOptions {
   proxy?: ProxySettings | null;
 }
 
-/** A ClusterClient that owns sockets: `close()` ends its idle keep-alive connections. */
+/** A ClusterClient that owns sockets: `close()` ends its connections. */
 export interface HttpClusterClient extends ClusterClient {
   close(): void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 4;
 export const DEFAULT_USER_AGENT = 'lockstep/0.1';
 
@@ -40,25 +45,30 @@ export function createClusterClient(target: ClusterTarget, opts: ClientOptions):
   return new HttpClient(target, opts);
 }
 
-/** Node error codes worth another attempt: the connection failed, not the request. */
+/**
+ * Error codes worth another attempt: the connection failed, not the request. Not among them:
+ * TLS failures (a certificate or protocol mismatch fails the same way every time), an answer
+ * that is not HTTP, a proxy's refusal, the run's deadline.
+ */
 const RETRYABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',
-  'ETIMEDOUT',
   'ECONNABORTED',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  TIMEOUT_CODE,
+  // undici: the server closed the connection before the answer was whole.
+  'UND_ERR_SOCKET',
 ]);
 
 /**
- * A call that is not retried goes only on a connection idle for less than this, else on a new
- * one: during an apply connections are idle for milliseconds, after an approval prompt for as
- * long as someone read the plan (see ConnectionPool.exchange).
+ * Waits that ran out. Retried once at most: a lost connection or a short stall is covered by one
+ * more try, while a server that does not answer at all would otherwise hold the run for
+ * (attempts × timeout), 150 s with the defaults, before anyone hears of it.
  */
-const UNSAFE_MAX_IDLE_MS = 1000;
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', TIMEOUT_CODE, 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const MAX_TIMEOUT_RETRIES = 1;
 
 const NOT_FOUND_OK: RequestOptions = Object.freeze({ okStatuses: Object.freeze([404]) as number[] });
 
@@ -68,11 +78,12 @@ interface Call {
   /** The path as shown in messages: the segments joined with "/", unencoded. */
   path: string;
   opts: RequestOptions;
-  wireMethod: string;
   requestPath: string;
   payload: string | undefined;
   idempotent: boolean;
   timeoutMs: number;
+  /** Attempts so far that ran out of time. */
+  timeouts: number;
 }
 
 class HttpClient implements HttpClusterClient {
@@ -80,12 +91,15 @@ class HttpClient implements HttpClusterClient {
   readonly baseUrl: string;
   readonly #token: Secret;
   readonly #limiter: ConcurrencyLimiter;
-  readonly #endpoint: Endpoint;
+  readonly #transport: Transport;
   readonly #proxy: ProxySettings | undefined;
   readonly #timeoutMs: number;
+  readonly #connectTimeoutMs: number;
+  readonly #deadline: RunDeadline | undefined;
   readonly #retries: number;
   readonly #userAgent: string;
   readonly #backoff: BackoffPolicy;
+  readonly #basePath: string;
   #requestCount = 0;
 
   constructor(target: ClusterTarget, opts: ClientOptions) {
@@ -110,8 +124,16 @@ class HttpClient implements HttpClusterClient {
     } catch (err) {
       throw new Error(`cluster ${target.name}: ${(err as Error).message}`);
     }
-    this.#endpoint = createEndpoint(url, target, this.#proxy);
+    this.#connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.#transport = createTransport(url, {
+      connectTimeoutMs: this.#connectTimeoutMs,
+      maxConnections: opts.limiter.size,
+      trust: { caCert: target.caCert, insecureSkipVerify: target.insecureSkipVerify },
+      ...(this.#proxy ? { proxy: this.#proxy } : {}),
+    });
+    this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#deadline = opts.deadline;
     this.#retries = opts.retries ?? DEFAULT_RETRIES;
     this.#userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
     this.#backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
@@ -126,7 +148,7 @@ class HttpClient implements HttpClusterClient {
   }
 
   close(): void {
-    this.#endpoint.pool.destroy();
+    this.#transport.close();
   }
 
   // read/list/delete chain with .then rather than async frames: a plan may queue thousands of
@@ -166,12 +188,11 @@ class HttpClient implements HttpClusterClient {
         method,
         path: shownPath(path),
         opts,
-        // LIST goes as GET ?list=true: Node's HTTP stack (and some proxies) reject the LIST method.
-        wireMethod: method === 'LIST' ? 'GET' : method,
         requestPath: this.#requestPath(method, path, opts.query),
         payload: opts.body === undefined ? undefined : JSON.stringify(revealDeep(opts.body)),
         idempotent: opts.idempotent ?? method !== 'POST',
         timeoutMs: opts.timeoutMs ?? this.#timeoutMs,
+        timeouts: 0,
       };
     } catch (err) {
       return Promise.reject(err);
@@ -188,9 +209,23 @@ class HttpClient implements HttpClusterClient {
   }
 
   #send(call: Call): Promise<RawResponse> {
+    // The timer of an attempt is the nearer of the request timeout and the run's deadline.
+    const left = this.#deadline?.remainingMs() ?? Infinity;
+    if (left <= 0) return Promise.reject(this.#deadline!.reached());
     this.#requestCount++;
-    const headers = this.#headers(call.opts.anonymous, call.payload);
-    return sendOnce(this.#endpoint, call.wireMethod, call.requestPath, headers, call.payload, call.timeoutMs, call.idempotent ? Infinity : UNSAFE_MAX_IDLE_MS);
+    const byDeadline = left < call.timeoutMs;
+    return this.#transport.send({
+      // LIST goes as GET ?list=true, as the service's own Go client sends it (api/logical.go,
+      // "for broader compatibility"): reverse proxies built on Node's HTTP parser, like the one
+      // the DR end-to-end test records through, answer the LIST method with 400.
+      method: call.method === 'LIST' ? 'GET' : call.method,
+      path: call.requestPath,
+      headers: this.#headers(call.opts.anonymous, call.payload),
+      body: call.payload,
+      reusable: call.idempotent,
+      timeoutMs: byDeadline ? left : call.timeoutMs,
+      timedOut: byDeadline ? () => this.#deadline!.reached() : () => codedError(`no answer within ${formatMs(call.timeoutMs)}`, TIMEOUT_CODE),
+    });
   }
 
   #onAnswer(call: Call, raw: RawResponse, attempt: number): ApiResponse | Promise<ApiResponse> {
@@ -204,8 +239,9 @@ class HttpClient implements HttpClusterClient {
 
   #onFailure(call: Call, err: unknown, attempt: number): Promise<ApiResponse> {
     const code = (err as { code?: unknown } | null)?.code;
-    if (this.#mayRetry(call, attempt) && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
-      return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));
+    if (typeof code === 'string' && this.#mayRetry(call, attempt)) {
+      if (RETRYABLE_CODES.has(code)) return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));
+      if (TIMEOUT_CODES.has(code) && call.timeouts++ < MAX_TIMEOUT_RETRIES) return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));
     }
     throw this.#transportError(call, err, attempt + 1);
   }
@@ -215,12 +251,16 @@ class HttpClient implements HttpClusterClient {
   }
 
   #retry(call: Call, attempt: number, delayMs: number): Promise<ApiResponse> {
+    // A retry that could only start after the deadline is not waited for.
+    if (this.#deadline !== undefined && delayMs >= this.#deadline.remainingMs()) {
+      return Promise.reject(this.#transportError(call, this.#deadline.reached(), attempt + 1));
+    }
     return sleep(delayMs).then(() => this.#attempt(call, attempt + 1));
   }
 
   /** Texts to scrub from any message built from an answer: a server may echo what it was sent. */
   #secrets(call: Call): string[] {
-    const proxyCredentials = this.#proxy?.authorization ? [this.#proxy.authorization] : [];
+    const proxyCredentials = this.#proxy?.authorization ? [this.#proxy.authorization, ...basicCredentials(this.#proxy.authorization)] : [];
     return [this.#token.reveal(), ...proxyCredentials, ...collectSecretTexts(call.opts.body)];
   }
 
@@ -258,18 +298,18 @@ class HttpClient implements HttpClusterClient {
     const secrets = this.#secrets(call);
     const raw = (err as { code?: unknown } | null)?.code;
     const code = typeof raw === 'string' ? raw : undefined;
-    const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err));
+    const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err), this.#connectTimeoutMs);
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
-    const via = this.#proxy ? ` through proxy ${this.#proxy.display}` : '';
+    const via = this.#proxy ? ` through proxy ${this.#proxy.url}` : '';
     const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}${via}: ${reason} (${method} ${path}${tries})`, secrets);
     return new TransportError({ cluster: this.cluster, method, url: this.#url(path), code, attempts, message });
   }
 
-  /** The raw header list of a request (see sendOnce), Host first. */
+  /** The header list of a request (name, value, ...); the transport adds Host and Content-Length. */
   #headers(anonymous: boolean | undefined, payload: string | undefined): string[] {
-    const headers = ['Host', this.#endpoint.hostHeader, 'User-Agent', this.#userAgent];
-    if (!anonymous) headers.push('X-Vault-Token', this.#token.reveal());
-    if (payload !== undefined) headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(payload)));
+    const headers = ['user-agent', this.#userAgent];
+    if (!anonymous) headers.push('x-vault-token', this.#token.reveal());
+    if (payload !== undefined) headers.push('content-type', 'application/json');
     return headers;
   }
 
@@ -279,7 +319,7 @@ class HttpClient implements HttpClusterClient {
    */
   #requestPath(method: HttpMethod, path: RequestPath, query: Readonly<Record<string, string>> | undefined): string {
     const segments = typeof path === 'string' ? path.split('/') : path.segments;
-    let out = this.#endpoint.basePath;
+    let out = this.#basePath;
     for (const segment of segments) {
       const problem = segmentProblem(segment);
       if (problem !== undefined) {
@@ -321,8 +361,17 @@ function statusLine(status: number): string {
   return text ? `${status} ${text}` : String(status);
 }
 
+/** The user and password of a Basic credential: a proxy may echo either alone. */
+function basicCredentials(authorization: string): string[] {
+  const encoded = /^Basic (.+)$/.exec(authorization)?.[1];
+  if (encoded === undefined) return [];
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return [decoded, decoded.slice(colon + 1)].filter((s) => s.length >= 4);
+}
+
 /** A short reason in plain words; never a stack trace. */
-export function describeTransportFailure(code: string | undefined, message: string): string {
+export function describeTransportFailure(code: string | undefined, message: string, connectTimeoutMs: number): string {
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';
@@ -339,12 +388,25 @@ export function describeTransportFailure(code: string | undefined, message: stri
       return 'network unreachable';
     case 'ETIMEDOUT':
       return 'connection timed out';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `connect timeout: no connection within ${formatMs(connectTimeoutMs)}`;
+    case 'UND_ERR_SOCKET':
+      return 'connection closed by the server';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'no answer in time';
+    case 'UND_ERR_ABORTED': {
+      // undici's words for a proxy that answered CONNECT with anything but 200.
+      const status = /Proxy response \((\d+)\)/.exec(message)?.[1];
+      return status === undefined ? 'request aborted' : `the proxy refused the tunnel: ${status}`;
+    }
+    case 'UND_ERR_INVALID_ARG':
+      return /Proxy Authentication Required/.test(message) ? 'the proxy refused the request: 407' : `lockstep could not send the request (${message})`;
     case TIMEOUT_CODE:
+    case DEADLINE_CODE:
     case INVALID_REQUEST_CODE:
-    case PROXY_REFUSED_CODE:
-      return message;
     case BAD_RESPONSE_CODE:
-      return `the answer is not valid HTTP: ${message}`;
+      return message;
   }
   if (code !== undefined && /CERT|SSL|TLS|EPROTO|ISSUER|SIGNATURE|HOSTNAME/.test(code)) {
     return `TLS failure: ${message} (check caCert, or set insecureSkipVerify for a test server)`;
