@@ -23,6 +23,7 @@ export async function main(argv: string[], output?: Output): Promise<number> {
     .version(VERSION)
     .option('--no-color', 'no colours in output (also: NO_COLOR)')
     .option('--allow-plaintext-secrets', 'accept literal secret values in manifests')
+    .option('--timeout <duration>', 'the most time a run may spend on servers, e.g. 90s or 10m (default: none)')
     .showHelpAfterError()
     .exitOverride();
   const out = (): Output => output ?? processOutput({ color: program.opts<{ color?: boolean }>().color });

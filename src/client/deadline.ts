@@ -10,7 +10,7 @@ export const DEADLINE_CODE = 'LOCKSTEP_DEADLINE';
  */
 export class RunDeadline {
   readonly totalMs: number;
-  readonly #endsAt: number;
+  #endsAt: number;
   readonly #now: () => number;
 
   /** `now` is injected in tests; milliseconds on a monotonic clock. */
@@ -23,6 +23,16 @@ export class RunDeadline {
 
   remainingMs(): number {
     return Math.max(0, this.#endsAt - this.#now());
+  }
+
+  /** Waits for `answer` (a person at a prompt) without counting the time it takes. */
+  async excluding<T>(answer: Promise<T>): Promise<T> {
+    const started = this.#now();
+    try {
+      return await answer;
+    } finally {
+      this.#endsAt += this.#now() - started;
+    }
   }
 
   /** The error of a request the deadline cut short. */

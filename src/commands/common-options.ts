@@ -1,15 +1,31 @@
 import { Option, type Command } from 'commander';
 import type { PlanFlags } from '../kinds/kind.js';
+import { parseDurationSeconds } from '../kinds/dr-replication/duration.js';
+import { RunDeadline } from '../client/deadline.js';
+import { CliError } from './errors.js';
 
 /** Options every command takes (contract section 3). */
 export interface GlobalOptions {
   color: boolean;
   allowPlaintextSecrets: boolean;
+  /** `--timeout`: the run's total deadline for talking to servers, from now. */
+  deadline?: RunDeadline;
 }
 
+/** Call once per run, when the command starts: `--timeout` counts from here. */
 export function globalOptions(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean }>();
-  return { color: o.color !== false, allowPlaintextSecrets: o.allowPlaintextSecrets === true };
+  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean; timeout?: string }>();
+  return {
+    color: o.color !== false,
+    allowPlaintextSecrets: o.allowPlaintextSecrets === true,
+    ...(o.timeout !== undefined ? { deadline: runDeadline(o.timeout) } : {}),
+  };
+}
+
+function runDeadline(text: string): RunDeadline {
+  const seconds = parseDurationSeconds(text);
+  if (seconds === undefined || seconds < 1) throw new CliError(`--timeout must be a duration of at least 1s, such as 90s, 10m or 1h (got ${JSON.stringify(text)})`);
+  return new RunDeadline(seconds * 1000);
 }
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
