@@ -225,6 +225,8 @@ function badResponseOf(err: Error): Error | undefined {
       return codedError('the answer is not valid HTTP/1.1 (its body does not match its Content-Length)', BAD_RESPONSE_CODE);
     case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
       return codedError(`the answer is larger than ${MAX_BODY_BYTES} bytes`, BAD_RESPONSE_CODE);
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return codedError('the answer is not valid HTTP/1.1 (its headers are too large)', BAD_RESPONSE_CODE);
     case 'ERR_ASSERTION':
       return codedError('the answer is not valid HTTP/1.1 (lockstep cannot place it)', BAD_RESPONSE_CODE);
     default:
