@@ -60,15 +60,6 @@ async function get(t: Transport, over: Partial<Exchange> = {}): Promise<string> 
   return (await t.send(exchange(over))).text;
 }
 
-async function codeOf(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return (err as { code?: unknown }).code;
-  }
-  throw new Error('expected a rejection');
-}
-
 describe('the transport', () => {
   it('keeps connections alive', async () => {
     const { port } = await numberingServer();
