@@ -4,7 +4,8 @@ import { registerApply } from './commands/apply.js';
 import { registerCheck } from './commands/check.js';
 import { CliError } from './commands/errors.js';
 import { registerExport } from './commands/export.js';
-import { processOutput, type Output } from './commands/output.js';
+import { processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
+import { RedactionSet } from './core/redaction.js';
 import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
 import { registerShow } from './commands/show.js';
@@ -15,7 +16,7 @@ import { VERSION } from './version.js';
  * The CLI. Every command reports failure as one plain line (`error: ...`) and an exit code
  * (contract section 3): never a stack trace, never a secret.
  */
-export async function main(argv: string[], output?: Output): Promise<number> {
+export async function main(argv: string[], sink?: OutputSink): Promise<number> {
   quietDependencyNotices();
   let exitCode = 0;
   const program = new Command('lockstep')
@@ -26,7 +27,10 @@ export async function main(argv: string[], output?: Output): Promise<number> {
     .option('--timeout <duration>', 'the most time a run may spend on servers, e.g. 90s or 10m (default: none)')
     .showHelpAfterError()
     .exitOverride();
-  const out = (): Output => output ?? processOutput({ color: program.opts<{ color?: boolean }>().color });
+  // One redaction set per run, shared by every output the run makes (see redacting()).
+  const redaction = new RedactionSet();
+  let output: Output | undefined;
+  const out = (): Output => (output ??= redacting(sink ?? processOutput({ color: program.opts<{ color?: boolean }>().color }), redaction));
   const exit = (code: number): void => {
     exitCode = code;
   };

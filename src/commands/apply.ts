@@ -46,7 +46,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g.deadline);
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   if (saved) refuseStale(saved, run);
 
   const color = output.color && g.color;
@@ -62,11 +62,11 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
       const entry = run.desired.get(change.owner ?? change.address);
       const kind = entry?.kind ?? prepared.kinds.find((k) => k.resourceTypes.includes(change.resourceType));
       if (!kind) throw new Error(`no kind applies ${change.resourceType}`);
-      await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch });
+      await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch, redaction: run.redaction });
     },
     {
       concurrency: parseConcurrency(flags.concurrency),
-      describeError: (err) => describeError(err, run.secretTexts),
+      describeError: (err) => describeError(err, run.redaction),
       onEvent: (e) => {
         if (e.type !== 'start') output.out(renderApplyProgress(e, { color }));
       },

@@ -4,7 +4,10 @@ import type { Command } from 'commander';
 import type { RunDeadline } from '../client/deadline.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClusterTarget } from '../core/cluster.js';
+import type { PlanNote } from '../core/plan.js';
 import { loadKinds } from '../kinds/registry.js';
+import { formatPlanNote } from '../render/text.js';
+import { makeChalk } from '../render/vocabulary.js';
 import { yamlLibrary } from '../load/yaml-library.js';
 import { ClusterClientPool } from './clients.js';
 import { globalOptions } from './common-options.js';
@@ -69,9 +72,12 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
     }
     for (const kind of kinds) {
       if (!kind.export) continue;
-      const docs = await kind.export(pool.get(cluster.name), cluster).catch((err: unknown) => {
+      const notes: PlanNote[] = [];
+      const docs = await kind.export(pool.get(cluster.name), cluster, notes).catch((err: unknown) => {
         throw new CliError(`export of ${kind.kind} from ${cluster.name} failed: ${describeError(err, secrets)}`);
       });
+      // Objects left out (a name that cannot be addressed): said, so the export is not taken as whole.
+      for (const note of notes) output.err(formatPlanNote(note, makeChalk(false)));
       if (docs.length === 0) continue;
       const schema = `../schemas/${kind.schemaFile}`;
       const body = docs.map((d) => yamlLibrary().stringify(d, { lineWidth: 0 })).join('---\n');

@@ -1,5 +1,7 @@
-/** Where a command writes, and whether it may colour. Tests pass their own. */
-export interface Output {
+import { RedactionSet } from '../core/redaction.js';
+
+/** Where a command writes, and whether it may colour. Tests pass their own (see redacting()). */
+export interface OutputSink {
   out(text: string): void;
   err(text: string): void;
   color: boolean;
@@ -14,7 +16,26 @@ export interface Output {
   status?(text: string): void;
 }
 
-export function processOutput(opts: { color?: boolean }): Output {
+/**
+ * What commands write to: a sink whose every line passes through the run's redaction set, so
+ * whatever reaches the terminal (a plan, an error, a server's echo) carries no secret known to
+ * the run. Commands add secrets to `redaction` as they learn them (contract section 5).
+ */
+export interface Output extends OutputSink {
+  readonly redaction: RedactionSet;
+}
+
+export function redacting(sink: OutputSink, redaction: RedactionSet = new RedactionSet()): Output {
+  return {
+    ...sink,
+    redaction,
+    out: (t) => sink.out(redaction.redact(t)),
+    err: (t) => sink.err(redaction.redact(t)),
+    ...(sink.status ? { status: (t: string) => sink.status!(redaction.redact(t)) } : {}),
+  };
+}
+
+export function processOutput(opts: { color?: boolean }): OutputSink {
   const noColorEnv = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
   return {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),

@@ -3,6 +3,7 @@ import type { Diagnostics } from '../core/diagnostics.js';
 import type { JsonValue } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Refusal, type Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
+import type { RedactionSet } from '../core/redaction.js';
 import { collectSecretTexts, scrub } from '../core/secret.js';
 import { diffResources } from '../diff/diff.js';
 import type { KindModule, PlanFlags } from '../kinds/kind.js';
@@ -23,12 +24,27 @@ export interface ManifestOptions {
 export async function prepareOrFail(paths: string[], opts: ManifestOptions, output: Output): Promise<Prepared> {
   if (paths.length === 0) throw new CliError('no manifest paths given');
   const prepared = await prepare(paths, { ...opts, env: process.env });
+  // Before anything is printed: every secret of the run, whatever field it was read into.
+  output.redaction.addAll(secretTextsOf(prepared));
   printDiagnostics(prepared.diags, output);
   if (prepared.diags.hasErrors()) {
     const n = prepared.diags.errors.length;
     throw new CliError(`${n} error${n === 1 ? '' : 's'} in the manifests; nothing was sent to any server`);
   }
   return prepared;
+}
+
+/**
+ * Every secret text the manifests brought in: cluster tokens, every value read into a secret
+ * field of any document (key shares and operation tokens included), and the desired state's
+ * write-only values as normalised. A value that is a secret anywhere is redacted everywhere
+ * (contract section 5), so `binddn: ${env:SERVICE_TOKEN}` prints as "(sensitive)" too.
+ */
+export function secretTextsOf(prepared: Prepared): Set<string> {
+  const texts = collectSecretTexts([...prepared.clusters.values()].map((c) => c.token));
+  for (const docs of prepared.documents.values()) for (const doc of docs) collectSecretTexts(doc.data, texts);
+  for (const state of prepared.desired.values()) for (const r of state.resources) collectSecretTexts(r.writeOnly, texts);
+  return texts;
 }
 
 export function printDiagnostics(diags: Diagnostics, output: Output): void {
@@ -46,19 +62,21 @@ export interface PlanRun {
   observed: Record<string, JsonValue | null>;
   /** Desired objects by address: what apply writes (write-only values included). */
   desired: AddressMap<DesiredEntry>;
-  /** Texts that must never be printed: resolved secrets and cluster tokens. */
-  secretTexts: Set<string>;
+  /** The run's redaction set: the plan's values already passed through it. */
+  redaction: RedactionSet;
 }
 
 export interface PlanOptions {
   flags: PlanFlags;
   targets: Address[];
+  /** The run's redaction set (Output.redaction). */
+  redaction: RedactionSet;
 }
 
 /** read live state (I/O) → diff → order → targets (pure). */
 export async function computePlan(prepared: Prepared, pool: ClusterClientPool, opts: PlanOptions): Promise<PlanRun> {
   checkTargetClusters(opts.targets, prepared);
-  const secretTexts = pool.secretTexts();
+  const redaction = opts.redaction.addAll(pool.secretTexts());
   const desired = new AddressMap<DesiredEntry>();
   const kindsInUse: Array<{ kind: KindModule; state: DesiredState }> = [];
   for (const kind of prepared.kinds) {
@@ -67,14 +85,14 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     kindsInUse.push({ kind, state });
     for (const r of state.resources) {
       desired.set(r.address, { resource: r, kind });
-      collectSecretTexts(r.writeOnly, secretTexts);
+      redaction.addAll(collectSecretTexts(r.writeOnly));
     }
   }
 
   const lives = await Promise.all(
     kindsInUse.map(({ kind, state }) =>
       kind.read(state, pool).catch((err: unknown) => {
-        throw new CliError(`reading live state failed: ${describeError(err, secretTexts)}`);
+        throw new CliError(`reading live state failed: ${describeError(err, redaction)}`);
       }),
     ),
   );
@@ -101,15 +119,17 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   notes.push(...writeOnlyNotes(desired, changes));
 
   return {
-    plan: {
+    // The plan is data that is printed and saved: it holds no secret, in whatever field a
+    // manifest put one (the desired state, which apply sends, keeps the values).
+    plan: redaction.redactValue({
       formatVersion: PLAN_FORMAT_VERSION,
       changes,
       unmanaged: unmanaged.sort((a, b) => Address.compare(a.address, b.address)),
       notes,
-    },
+    }),
     observed,
     desired,
-    secretTexts,
+    redaction,
   };
 }
 
@@ -150,7 +170,7 @@ function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): P
 }
 
 /** One line, no stack, no secret. */
-export function describeError(err: unknown, secrets: Iterable<string>): string {
+export function describeError(err: unknown, secrets: Iterable<string> | RedactionSet): string {
   const message = err instanceof Error ? err.message : String(err);
   return scrub(message, secrets);
 }

@@ -40,7 +40,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const prepared = await prepareOrFail(paths, { allowPlaintextSecrets: g.allowPlaintextSecrets, prune, requireClusters: true }, output);
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g.deadline);
   const planFlags = planFlagsOf(flags);
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));
   if (flags.out) {
     await writeSavedPlan(flags.out, {

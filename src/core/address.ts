@@ -1,3 +1,5 @@
+import { segmentProblem } from './path-segment.js';
+
 /**
  * The one address type. Every change, live resource and `--target` is an Address:
  * `<cluster>:<path>`, the path being the API path relative to the cluster's base URL,
@@ -28,14 +30,18 @@ export class Address {
     return (this.#path ??= this.segments.join('/'));
   }
 
-  /** A child address: `east:auth/ldap` + `groups`, `admins` → `east:auth/ldap/groups/admins`. */
+  /**
+   * A child address: `east:auth/ldap` + `groups`, `admins` → `east:auth/ldap/groups/admins`.
+   * Each argument is ONE segment, never split: a name is one object, whatever it holds (names
+   * that cannot be a segment are refused before they get here; see core/path-segment.ts).
+   */
   child(...segments: string[]): Address {
-    // Plain names (the common case, one per object a plan reads) need no splitting.
-    if (segments.every((s) => s.length > 0 && !s.includes('/'))) {
-      const tail = segments.join('/');
-      return new Address(this.cluster, this.segments.concat(segments), this.segments.length > 0 ? `${this.path}/${tail}` : tail);
+    for (const segment of segments) {
+      const problem = segmentProblem(segment);
+      if (problem) throw new Error(`${this}: cannot address ${JSON.stringify(segment)} below it: the name ${problem}`);
     }
-    return new Address(this.cluster, [...this.segments, ...segments.flatMap((s) => s.split('/'))]);
+    const tail = segments.join('/');
+    return new Address(this.cluster, this.segments.concat(segments), this.segments.length > 0 ? `${this.path}/${tail}` : tail);
   }
 
   toString(): string {

@@ -1,3 +1,5 @@
+import { printable } from './text-escape.js';
+
 /**
  * Diagnostics are collected, never thrown one by one (as Terraform's tfdiags): every stage adds
  * what it finds and the command prints them all at once as `file:line:column: error: message`.
@@ -59,8 +61,10 @@ export function formatPos(pos: SourcePos): string {
   return `${pos.file}:${pos.line}:${pos.column}`;
 }
 
+/** One line as printed; a manifest's or server's control characters are made visible. */
 export function formatDiagnostic(d: Diagnostic): string {
-  return d.pos ? `${formatPos(d.pos)}: ${d.severity}: ${d.message}` : `${d.severity}: ${d.message}`;
+  const message = printable(d.message);
+  return d.pos ? `${printable(formatPos(d.pos))}: ${d.severity}: ${message}` : `${d.severity}: ${message}`;
 }
 
 export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {

@@ -11,7 +11,7 @@
  */
 export function segmentProblem(name: string): string | undefined {
   if (name === '') return 'must not be empty';
-  if (name === '.' || name === '..') return `"${name}" cannot be addressed (the service resolves it as a relative path)`;
+  if (name === '.' || name === '..') return 'cannot be addressed (the service resolves it as a relative path)';
   if (name.includes('/')) return 'must not contain "/" (it would address another object)';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';

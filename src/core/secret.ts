@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
+import { REDACTED, RedactionSet } from './redaction.js';
 
-/** How every secret renders, in every format. */
-export const REDACTED = '(sensitive)';
+export { REDACTED };
 
 /**
  * A secret value resolved from a `${env:...}` or `${file:...}` reference (or a literal allowed
@@ -77,11 +77,7 @@ export function collectSecretTexts(value: unknown, into: Set<string> = new Set()
   return into;
 }
 
-/** Replaces every occurrence of the given texts in a message by "(sensitive)". */
-export function scrub(message: string, secrets: Iterable<string>): string {
-  let out = message;
-  // Longest first: a secret that contains another must not be left half-printed.
-  const texts = [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
-  for (const s of texts) out = out.split(s).join(REDACTED);
-  return out;
+/** Replaces every occurrence of the given texts, in every form, by "(sensitive)" (see RedactionSet). */
+export function scrub(message: string, secrets: Iterable<string> | RedactionSet): string {
+  return (secrets instanceof RedactionSet ? secrets : new RedactionSet(secrets)).redact(message);
 }

@@ -1,3 +1,4 @@
+import type { RedactionSet } from '../core/redaction.js';
 import type { Address } from '../core/address.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { Diagnostics } from '../core/diagnostics.js';
@@ -40,6 +41,8 @@ export interface ApplyContext {
    * next (e.g. an activation token): never printed, never saved.
    */
   run: Map<string, unknown>;
+  /** The run's redaction set: a secret made during the apply (an operation token) joins it. */
+  redaction: RedactionSet;
 }
 
 /** One finding of `check`. */
@@ -86,8 +89,11 @@ export interface KindModule<T = Record<string, unknown>> {
   plan?(desired: DesiredState, live: LiveState, flags: PlanFlags): KindPlan;
   /** Carries out one change. `desired` is given for create/update (it holds write-only values). */
   apply(change: Change, desired: DesiredResource | undefined, ctx: ApplyContext): Promise<void>;
-  /** Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`). */
-  export?(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]>;
+  /**
+   * Live objects of this kind on one cluster as manifest documents (secrets as `${env:...}`).
+   * Objects left out on purpose (a name that cannot be addressed) are said in `notes`.
+   */
+  export?(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[]): Promise<Record<string, unknown>[]>;
   /**
    * Preflight of the outside world the desired objects point at. `clients` (when given) lets a
    * kind also ask the server about health (snapshot status); a cluster may be missing from it

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Address } from '../core/address.js';
 import type { JsonObject } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../core/plan.js';
+import { savedPlanProblems } from './shape.js';
 
 /**
  * A saved plan (`plan --out`). It holds no secret: changes are already redacted, and the
@@ -35,28 +36,51 @@ export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<vo
   await rename(tmp, file);
 }
 
-/** Reads a saved plan; throws an Error with a plain message when the file is not one. */
+/** How many field problems one error lists before "and N more". */
+const LISTED_PROBLEMS = 10;
+
+/**
+ * Reads a saved plan; throws an Error with a plain message naming the file (and each field that
+ * is wrong) when the file is not a complete saved plan of this format version.
+ */
 export async function readSavedPlan(file: string): Promise<SavedPlan> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`${file}: not a saved lockstep plan (${(err as Error).message})`);
+    throw new Error(`${file}: not a saved lockstep plan (${unreadable(err)})`);
   }
-  const o = raw as Partial<SavedPlan> & { plan?: { changes?: unknown[] } };
-  if (o?.kind !== 'lockstep-plan' || o.formatVersion !== PLAN_FORMAT_VERSION || !Array.isArray(o.plan?.changes)) {
-    throw new Error(`${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION}`);
+  const o = raw as Partial<SavedPlan> | null;
+  if (o === null || typeof o !== 'object' || Array.isArray(o) || o.kind !== 'lockstep-plan') {
+    throw new Error(`${file}: not a saved lockstep plan`);
   }
-  return { ...(o as SavedPlan), plan: reviveplan(o.plan as unknown as Plan) };
+  if (o.formatVersion !== PLAN_FORMAT_VERSION) {
+    const theirs = typeof o.formatVersion === 'number' && Number.isSafeInteger(o.formatVersion) ? `its formatVersion is ${o.formatVersion}` : 'its formatVersion is not a number';
+    throw new Error(`${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION} (${theirs}; this build reads only ${PLAN_FORMAT_VERSION}: make the plan again)`);
+  }
+  const problems = savedPlanProblems(raw);
+  if (problems.length > 0) {
+    const listed = problems.slice(0, LISTED_PROBLEMS).map((p) => `${file}: ${p.field}: ${p.problem}`);
+    if (problems.length > LISTED_PROBLEMS) listed.push(`${file}: and ${problems.length - LISTED_PROBLEMS} more`);
+    throw new Error(listed.join('\n'));
+  }
+  const checked = o as SavedPlan;
+  return {
+    ...checked,
+    options: { ...checked.options, allowUnreachablePrimary: checked.options.allowUnreachablePrimary ?? false, force: checked.options.force ?? false },
+    plan: revivePlan(checked.plan),
+  };
 }
 
-/** Addresses were serialised as strings; turn them back into Address objects. */
-function reviveplan(p: Plan): Plan {
-  const addr = (s: unknown): Address => {
-    const a = typeof s === 'string' ? Address.parse(s) : undefined;
-    if (!a) throw new Error(`saved plan holds a malformed address: ${String(s)}`);
-    return a;
-  };
+/** Why a file is not JSON, without quoting it (V8's messages quote the text around the error). */
+function unreadable(err: unknown): string {
+  if (!(err instanceof SyntaxError)) return (err as Error).message;
+  return /end of JSON input|Unterminated/i.test(err.message) ? 'the JSON ends early: is the file complete?' : 'the file is not valid JSON';
+}
+
+/** Addresses were serialised as strings (savedPlanProblems checked each parses); Address objects again. */
+function revivePlan(p: Plan): Plan {
+  const addr = (s: unknown): Address => Address.parse(s as string)!;
   return {
     ...p,
     changes: p.changes.map((c) => ({

@@ -1,6 +1,7 @@
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
 import { actionSymbol, changeTags, printable, summaryLine } from './vocabulary.js';
+import { escapeHtml as escapeHtmlText, escapeMarkdown } from '../core/text-escape.js';
 
 /** Fields listed in the table per change; the rest are counted. */
 const TABLE_FIELDS = 6;
@@ -254,9 +255,5 @@ function fenceFor(content: string): string {
 }
 
 function escapeHtml(text: string): string {
-  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_<>|[\]])/g, '\\$1');
+  return escapeHtmlText(printable(text));
 }

@@ -1,3 +1,4 @@
+import { printable } from '../core/text-escape.js';
 import type { ChalkInstance } from 'chalk';
 import { Chalk } from 'chalk';
 import { assertNever, type Action, type Change, type ChangeReason, type PlanSummary } from '../core/plan.js';
@@ -78,18 +79,4 @@ export function makeChalk(color: boolean): ChalkInstance {
   return color ? COLOURED : PLAIN;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// The same class without `g`: test() then keeps no state between calls.
-const HAS_CONTROL = new RegExp(CONTROL.source);
-
-/**
- * Text from a server or a manifest with control characters made visible, so a name or a note
- * can never move the cursor or recolour a terminal (ANSI escape injection).
- */
-export function printable(text: string): string {
-  // Tested first: nearly every text has none, and then no new string is made.
-  if (!HAS_CONTROL.test(text)) return text;
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
+export { printable };

@@ -1,4 +1,4 @@
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import { TokenStore } from './auth/token-store.js';
 import { loadIdentity } from './cluster-identity.js';
@@ -134,10 +134,13 @@ export class Cluster implements ClusterServices {
       faults: opts.faults,
       resolve: (path) => resolveRoute(this, path),
     });
-    const http = createHttpServer((req, res) => {
+    const serve = (req: IncomingMessage, res: ServerResponse): void => {
       this.requestsServed++;
       listener(req, res);
-    });
+    };
+    const http = createHttpServer(serve);
+    // `Expect: 100-continue`: the pipeline sends 100 Continue only once it reads the body.
+    http.on('checkContinue', serve);
     // Longer than clients' idle keep-alive, so the server is not the side closing mid-request.
     http.keepAliveTimeout = 65_000;
     http.headersTimeout = 66_000;

@@ -1,6 +1,6 @@
 import type { Diagnostics } from '../core/diagnostics.js';
 import type { LoadedDocument } from '../load/document.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../core/suggest.js';
 
 export const API_VERSION = 'lockstep/v1';
 

@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { LoadedDocument, ValuePath } from '../load/document.js';
 import { atPath, formatValuePath } from '../load/value-path.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../core/suggest.js';
 
 /**
  * Turns ajv's errors into plain diagnostics: unknown fields at the key (with a suggestion),

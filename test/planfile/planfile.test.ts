@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Address } from '../../src/core/address.js';
 import { PLAN_FORMAT_VERSION } from '../../src/core/plan.js';
 import { locateManifests, readSavedPlan, samePlan, staleAddresses, writeSavedPlan, type SavedPlan } from '../../src/planfile/planfile.js';
+import fc from 'fast-check';
+import { renderPlan } from '../../src/commands/render-plan.js';
 import { change, east, plan } from '../core/builders.js';
 
 let dir: string;
@@ -107,7 +109,7 @@ describe('writeSavedPlan and readSavedPlan', () => {
     ['an empty file', ''],
     ['JSON that is not a plan', '{"changes":[]}'],
     ['JSON null', 'null'],
-    ['a plan without changes', JSON.stringify({ ...savedPlan(), plan: { formatVersion: 1 } })],
+    ['a JSON list', '[1]'],
   ])('refuses %s with a message naming the file', async (_what, text) => {
     const file = path.join(dir, 'not-a-plan');
     await writeFile(file, text);
@@ -117,15 +119,88 @@ describe('writeSavedPlan and readSavedPlan', () => {
   it('refuses another format version, naming the one it reads', async () => {
     const file = path.join(dir, 'future.plan');
     await writeFile(file, JSON.stringify({ ...savedPlan(), formatVersion: PLAN_FORMAT_VERSION + 1 }));
-    await expect(readSavedPlan(file)).rejects.toThrow(`not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION}`);
+    await expect(readSavedPlan(file)).rejects.toThrow(
+      `${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION} (its formatVersion is ${PLAN_FORMAT_VERSION + 1}; this build reads only ${PLAN_FORMAT_VERSION}: make the plan again)`,
+    );
+    await writeFile(file, JSON.stringify({ ...savedPlan(), formatVersion: null }));
+    await expect(readSavedPlan(file)).rejects.toThrow('(its formatVersion is not a number;');
   });
 
-  it('refuses a malformed address', async () => {
+  it('#13.10: refuses a plan without changes, naming the file and the field', async () => {
+    const file = path.join(dir, 'plan.json');
+    await writeFile(file, JSON.stringify({ ...savedPlan(), plan: { formatVersion: 1, unmanaged: [], notes: [] } }));
+    await expect(readSavedPlan(file)).rejects.toThrow(`${file}: plan.changes: is missing`);
+  });
+
+  it('#13.10: refuses a malformed address, naming the field and not quoting the value', async () => {
     const file = path.join(dir, 'bad.plan');
     const json = JSON.parse(JSON.stringify(savedPlan()));
     json.plan.changes[0].dependsOn = ['no-colon-here'];
+    json.plan.changes[1].guards[0].address = 'east:auth/../sys';
     await writeFile(file, JSON.stringify(json));
-    await expect(readSavedPlan(file)).rejects.toThrow('saved plan holds a malformed address: no-colon-here');
+    const error = await readSavedPlan(file).catch((err: Error) => err);
+    expect((error as Error).message).toBe(
+      [
+        `${file}: plan.changes[0].dependsOn[0]: is a string not of the form cluster:path, expected an address`,
+        `${file}: plan.changes[1].guards[0].address: has a segment the service cannot address (".", ".." or a control character), expected an address`,
+      ].join('\n'),
+    );
+  });
+
+  it('#13.10: null fields are named, every one at once, instead of a JavaScript error', async () => {
+    const file = path.join(dir, 'plan.json');
+    const json = JSON.parse(JSON.stringify(savedPlan()));
+    json.plan.changes[1].address = null;
+    json.plan.changes[0].guards = null;
+    json.options = null;
+    json.plan.notes[0].severity = 'loud';
+    await writeFile(file, JSON.stringify(json));
+    const message = ((await readSavedPlan(file).catch((err: Error) => err)) as Error).message;
+    expect(message.split('\n')).toEqual([
+      `${file}: options: is null, expected an object`,
+      `${file}: plan.changes[0].guards: is null, expected a list`,
+      `${file}: plan.changes[1].address: is null, expected an address`,
+      `${file}: plan.notes[0].severity: is another string, expected one of "info", "warning"`,
+    ]);
+    expect(message).not.toMatch(/Cannot read|TypeError|undefined/);
+  });
+
+  it('#13.10: a truncated file is named as such, without quoting it', async () => {
+    const file = path.join(dir, 'plan.json');
+    const text = JSON.stringify(savedPlan());
+    await writeFile(file, text.slice(0, Math.floor(text.length / 2)));
+    await expect(readSavedPlan(file)).rejects.toThrow(`${file}: not a saved lockstep plan (the JSON ends early: is the file complete?)`);
+    await writeFile(file, '{"kind": "lockstep-plan", oops}');
+    const message = ((await readSavedPlan(file).catch((err: Error) => err)) as Error).message;
+    expect(message).toBe(`${file}: not a saved lockstep plan (the file is not valid JSON)`);
+  });
+
+  it('#13.10: any field deleted, set to null or given another type is refused cleanly or loads into a plan that renders', async () => {
+    const file = path.join(dir, 'mutated.plan');
+    const original = JSON.parse(JSON.stringify(savedPlan())) as unknown;
+    const paths = jsonPaths(original);
+    const replacement = fc.constantFrom<unknown>(undefined, null, 0, -1.5, '', 'x', true, [], [null], {}, { a: 1 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...paths), replacement), { minLength: 1, maxLength: 3 }), async (edits) => {
+        const mutated = JSON.parse(JSON.stringify(original)) as unknown;
+        for (const [at, value] of edits) setAt(mutated, at, value);
+        await writeFile(file, JSON.stringify(mutated) ?? '');
+        let saved: SavedPlan | undefined;
+        try {
+          saved = await readSavedPlan(file);
+        } catch (err) {
+          expect(err).toBeInstanceOf(Error);
+          expect(err).not.toBeInstanceOf(TypeError);
+          const message = (err as Error).message;
+          for (const line of message.split('\n')) expect(line.startsWith(`${file}: `), message).toBe(true);
+          expect(message).not.toMatch(/Cannot read|is not a function|is not iterable|undefined/);
+          return;
+        }
+        // What loads is a plan every renderer can show (the fields it tolerates are optional).
+        for (const format of ['text', 'json', 'markdown'] as const) expect(typeof renderPlan(saved.plan, format, { color: false })).toBe('string');
+      }),
+      { numRuns: 300, seed: 1309 },
+    );
   });
 
   it('refuses a missing file with a message naming it', async () => {
@@ -197,3 +272,25 @@ describe('locateManifests', () => {
     expect(await locateManifests(at(['/gone/a.yaml']), dir)).toEqual(['/gone/a.yaml']);
   });
 });
+
+/** Every path into a JSON value (objects and lists), the root excluded. */
+function jsonPaths(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+  if (Array.isArray(value)) return value.flatMap((v, i) => [[...at, i], ...jsonPaths(v, [...at, i])]);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => [[...at, k], ...jsonPaths(v, [...at, k])]);
+  }
+  return [];
+}
+
+/** Sets (or, for undefined, deletes) the value at `at`, when its parent still exists. */
+function setAt(root: unknown, at: Array<string | number>, value: unknown): void {
+  let parent = root as Record<string | number, unknown> | null;
+  for (const key of at.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return;
+    parent = parent[key] as Record<string | number, unknown> | null;
+  }
+  if (parent === null || typeof parent !== 'object') return;
+  const last = at[at.length - 1]!;
+  if (value === undefined) delete parent[last];
+  else parent[last] = structuredClone(value); // the generated values are shared between runs
+}

@@ -103,6 +103,11 @@ export class RawConnection {
     this.socket.destroy();
   }
 
+  /** Resolves once the server has closed the connection. */
+  async closedByServer(): Promise<void> {
+    while (!this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
   private tryParse(): RawResponse | undefined {
     const end = this.buffer.indexOf('\r\n\r\n');
     if (end === -1) return undefined;

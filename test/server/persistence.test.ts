@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { Barrier } from '../../src/server/storage/barrier.js';
+import { CHAIN_START, recordAad } from '../../src/server/storage/file-journal.js';
 import { decodeRecords, encodeRecord } from '../../src/server/storage/record-codec.js';
 import { apiClient } from './helpers.js';
 
@@ -69,7 +71,7 @@ describe('--data persistence', () => {
     }
   });
 
-  it('upgrades a data directory an earlier version wrote in clear: same state, now sealed', async () => {
+  it('#13.11: refuses a data directory an earlier version wrote (its log in clear), naming the file, and changes nothing', async () => {
     const CANARY = 'canary-upgrade-3c8d';
     const first = await startServer({ port: 0, dataDir, rootToken: 'r' });
     const api = apiClient(first.clusters[0]!);
@@ -77,26 +79,29 @@ describe('--data persistence', () => {
     await api.post('auth/ldap/groups/legacy', { policies: CANARY });
     await first.close();
 
-    // Turn it into what the earlier version left: an identity without a storage key, a log in clear.
+    // Turn it into what an earlier version left: an identity without a storage key, a log in clear.
     const identityFile = join(dataDir, 'default', 'cluster.json');
     const logFile = join(dataDir, 'default', 'store.log');
     const identity = JSON.parse(await readFile(identityFile, 'utf8'));
     const barrier = new Barrier(Buffer.from(identity.storage_key, 'hex'));
-    const clear = decodeRecords(await readFile(logFile)).payloads.map((p) => encodeRecord(barrier.open(p)!));
+    let chain = CHAIN_START;
+    const clear = decodeRecords(await readFile(logFile)).payloads.map((p) => {
+      const plain = barrier.open(p, recordAad(chain))!;
+      chain = createHash('sha256').update(p).digest();
+      return encodeRecord(plain);
+    });
     await writeFile(logFile, Buffer.concat(clear));
     delete identity.storage_key;
     await writeFile(identityFile, JSON.stringify(identity));
-    expect((await readFile(logFile)).includes(CANARY)).toBe(true);
+    const before = await readFile(logFile);
+    expect(before.includes(CANARY)).toBe(true);
 
-    const second = await startServer({ port: 0, dataDir });
-    try {
-      expect(second.clusters[0]!.rootToken).toBe('r');
-      expect((await apiClient(second.clusters[0]!).get('auth/ldap/groups/legacy')).body.data).toEqual({ policies: [CANARY] });
-    } finally {
-      await second.close();
-    }
-    expect(JSON.parse(await readFile(identityFile, 'utf8')).storage_key).toMatch(/^[0-9a-f]{64}$/);
-    expect((await readFile(logFile)).includes(CANARY)).toBe(false);
+    await expect(startServer({ port: 0, dataDir })).rejects.toThrow(`${logFile} was written by an earlier version of lockstep (records in clear); this version does not read it`);
+    expect((await readFile(logFile)).equals(before)).toBe(true);
+    // The lock was released: the directory can be used once the old log is moved away.
+    await rm(logFile);
+    const fresh = await startServer({ port: 0, dataDir });
+    await fresh.close();
   });
 
   it('lets --token replace the stored root token', async () => {

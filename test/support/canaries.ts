@@ -3,6 +3,7 @@
  * that no secret (canary) value occurs anywhere in it.
  */
 import { expect } from 'vitest';
+import { formsOf } from '../../src/core/redaction.js';
 import type { CliResult } from './cli.js';
 
 export interface OutputRecorder {
@@ -12,7 +13,7 @@ export interface OutputRecorder {
   add(text: string): void;
   /**
    * Fails unless more than `minLength` characters were collected (an empty collection proves
-   * nothing) or if any canary occurs in them.
+   * nothing) or if any canary occurs in them, in any escaped form.
    */
   expectNoCanaries(canaries: readonly string[], minLength: number): void;
 }
@@ -30,7 +31,8 @@ export function outputRecorder(): OutputRecorder {
     expectNoCanaries: (canaries, minLength) => {
       const all = outputs.join('\n');
       expect(all.length).toBeGreaterThan(minLength);
-      for (const canary of canaries) expect(all).not.toContain(canary);
+      // In any form a message can carry it: as it is, JSON-, Go-, URL-, HTML- or Markdown-escaped.
+      for (const canary of canaries) for (const form of formsOf(canary)) expect(all).not.toContain(form);
     },
   };
 }

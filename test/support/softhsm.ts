@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { PKCS11, Template } from 'pkcs11js';
-import { loadModule } from '../../src/adapters/pkcs11/module.js';
-import { resolveSlot } from '../../src/adapters/pkcs11/token.js';
+import { loadModule } from '../../src/adapters/kms/pkcs11/module.js';
+import { resolveSlot } from '../../src/adapters/kms/pkcs11/token.js';
 
 const run = promisify(execFile);
 

@@ -96,7 +96,7 @@ export function parseTestSignRequest(type: KeyBackendType, body: Record<string, 
 async function load(type: KeyBackendType, config: object, options: KeyBackendOptions, secrets: Set<string>): Promise<KeyBackend> {
   switch (type) {
     case 'pkcs11': {
-      const { Pkcs11Backend } = await import('../pkcs11/backend.js');
+      const { Pkcs11Backend } = await import('./pkcs11/backend.js');
       return new Pkcs11Backend(config as KeyConfigByType['pkcs11'], options.kmsLibraries);
     }
     case 'provAkms': {

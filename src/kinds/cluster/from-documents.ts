@@ -3,7 +3,7 @@ import { formatPos, type Diagnostics } from '../../core/diagnostics.js';
 import { Secret } from '../../core/secret.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import { apiPathProblem } from '../../core/path-segment.js';
-import { parseCertificates } from '../../validate/pem.js';
+import { parseCertificates } from '../../core/pem.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { ClusterCatalogue, KnownCluster } from './catalogue.js';
 import { CLUSTER_NAME, type ClusterData } from './kind.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { ClusterTarget } from '../../core/cluster.js';
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { Secret } from '../../core/secret.js';
-import { parseCertificates } from '../../validate/pem.js';
+import { parseCertificates } from '../../core/pem.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { ClusterCatalogue } from './catalogue.js';
 import { IMPLICIT_CLUSTER_NAME } from './kind.js';

@@ -18,7 +18,7 @@ import { stepOfChange } from './step-of-change.js';
  */
 export async function applyDrChange(change: Change, desired: DesiredResource | undefined, ctx: ApplyContext): Promise<void> {
   if (change.action !== 'transition') throw new Error(`${change.address}: DR replication changes only by transition steps`);
-  const store = drRunStore(ctx.run);
+  const store = drRunStore(ctx.run, ctx.redaction);
   try {
     const step = stepOfChange(change);
     await checkGuards(change, ctx.clients);

@@ -1,6 +1,8 @@
 import { isApiError } from '../../client/errors.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { JsonObject } from '../../core/json.js';
+import { record } from '../../core/json-shape.js';
+import { checkLiveAnswer } from '../../core/live-shape.js';
 import type { Secret } from '../../core/secret.js';
 import { ATTEMPT_PATH, drPath, UPDATE_PATH } from './addresses.js';
 import { isUncertain } from './outcome.js';
@@ -22,18 +24,19 @@ const DELETE_PATH = drPath('secondary/operation-token/delete');
 export async function generateOperationToken(client: ClusterClient, shares: readonly Secret[], store: DrRunStore): Promise<Secret> {
   const cluster = client.cluster;
   if (shares.length === 0) throw new Error(`no key shares to generate a DR operation token on ${cluster}`);
-  const current = await client.request('GET', ATTEMPT_PATH);
-  if (current.data?.['started'] === true) await client.request('DELETE', ATTEMPT_PATH);
+  const current = attemptOf(client, 'GET', ATTEMPT_PATH, await client.request('GET', ATTEMPT_PATH));
+  if (current['started'] === true) await client.request('DELETE', ATTEMPT_PATH);
 
-  const started = dataOf(await client.request('POST', ATTEMPT_PATH, { body: {} }));
+  const startAnswer = await client.request('POST', ATTEMPT_PATH, { body: {} });
   try {
+    const started = attemptOf(client, 'POST', ATTEMPT_PATH, startAnswer);
     const otp = text(started['otp']);
     store.remember(otp);
     const nonce = text(started['nonce']);
     if (otp === '' || nonce === '') throw new Error(`${cluster} started an operation-token attempt without a one-time password or nonce`);
     let answer: JsonObject = started;
     for (const share of shares) {
-      answer = dataOf(await client.request('POST', UPDATE_PATH, { body: { key: share, nonce } }));
+      answer = attemptOf(client, 'POST', UPDATE_PATH, await client.request('POST', UPDATE_PATH, { body: { key: share, nonce } }));
       if (answer['complete'] === true) break;
     }
     if (answer['complete'] !== true) {
@@ -69,8 +72,26 @@ export async function deleteOperationToken(client: ClusterClient, token: Secret)
   }
 }
 
-function dataOf(res: { data: JsonObject | null }): JsonObject {
-  return res.data ?? {};
+/**
+ * An operation-token attempt's answer (no envelope: the whole body), its shape checked so a
+ * number where the one-time password belongs is named as such, not taken for a missing one.
+ */
+const ATTEMPT_SHAPE = record({
+  started: 'bool',
+  nonce: 'text',
+  otp: 'text',
+  otp_length: 'integer',
+  progress: 'integer',
+  required: 'integer',
+  complete: 'bool',
+  encoded_token: 'text',
+  encoded_root_token: 'text',
+  pgp_fingerprint: 'text',
+});
+
+function attemptOf(client: ClusterClient, method: 'GET' | 'POST', path: string, res: { data: JsonObject | null }): JsonObject {
+  // A shape error names the field and the kind of value only: the answer carries an encoded token.
+  return checkLiveAnswer({ cluster: client.cluster, method, path }, res.data ?? {}, ATTEMPT_SHAPE);
 }
 
 function text(v: JsonObject[string] | undefined): string {

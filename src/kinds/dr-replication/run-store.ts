@@ -1,3 +1,4 @@
+import type { RedactionSet } from '../../core/redaction.js';
 import { Secret } from '../../core/secret.js';
 
 /**
@@ -11,9 +12,13 @@ export class DrRunStore {
   readonly #generated = new Map<string, Secret>();
   readonly #sensitive = new Set<string>();
 
-  /** Remembers a secret text (OTP, encoded token, ...) so errors never carry it. */
+  constructor(readonly redaction?: RedactionSet) {}
+
+  /** Remembers a secret text (OTP, encoded token, ...) so errors and output never carry it. */
   remember(text: string): void {
-    if (text.length > 0) this.#sensitive.add(text);
+    if (text.length === 0) return;
+    this.#sensitive.add(text);
+    this.redaction?.add(text);
   }
 
   secret(text: string, origin: string): Secret {
@@ -64,10 +69,10 @@ export class DrRunStore {
 
 const KEY = 'dr-replication';
 
-export function drRunStore(run: Map<string, unknown>): DrRunStore {
+export function drRunStore(run: Map<string, unknown>, redaction?: RedactionSet): DrRunStore {
   let store = run.get(KEY);
   if (!(store instanceof DrRunStore)) {
-    store = new DrRunStore();
+    store = new DrRunStore(redaction);
     run.set(KEY, store);
   }
   return store as DrRunStore;

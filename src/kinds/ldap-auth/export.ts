@@ -1,7 +1,10 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual, type JsonObject } from '../../core/json.js';
+import { apiPathProblem } from '../../core/path-segment.js';
+import type { PlanNote } from '../../core/plan.js';
 import type { LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
+import { MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { ldapConfigDefaults } from './normalise.js';
 import { readScope } from './read.js';
 import type { LdapScope } from './scope.js';
@@ -11,21 +14,24 @@ import type { LdapScope } from './scope.js';
  * fields equal to the spec's defaults are left out (they are filled in again on load); bindpass
  * becomes an `${env:...}` reference to fill in, since the server never returns it.
  */
-export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]> {
+export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[] = []): Promise<Record<string, unknown>[]> {
   const ns = cluster.defaultNamespace ? `${cluster.defaultNamespace}/` : '';
-  const table = (await client.read(`${ns}sys/auth`)) ?? {};
+  const table = (await readShaped(client, `${ns}sys/auth`, MOUNT_TABLE_SHAPE)) ?? {};
+  // A mount path the service could not be addressed at again (core/path-segment) is not exported.
   const mounts = Object.entries(table)
-    .filter(([, v]) => (v as JsonObject | null)?.['type'] === 'ldap')
-    .map(([k]) => k.replace(/\/$/, ''))
+    .filter(([k, v]) => k.endsWith('/') && (v as JsonObject | null)?.['type'] === 'ldap')
+    .map(([k]) => k.slice(0, -1))
+    .filter((mount) => apiPathProblem(mount) === undefined)
     .sort();
   const namespace = cluster.defaultNamespace ?? '';
-  return Promise.all(mounts.map((mount) => exportMount(client, cluster, { cluster: cluster.name, namespace, mount }, table)));
+  return Promise.all(mounts.map((mount) => exportMount(client, cluster, { cluster: cluster.name, namespace, mount }, table, notes)));
 }
 
 /** One method as a document, from the same read (and normalisation) that plan compares with. */
-async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope: LdapScope, authTable: JsonObject): Promise<Record<string, unknown>> {
+async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope: LdapScope, authTable: JsonObject, notes: PlanNote[]): Promise<Record<string, unknown>> {
   const live: LiveState = { resources: [], observed: {}, notes: [] };
   await readScope(scope, authTable, client, live);
+  notes.push(...live.notes);
   const defaults = ldapConfigDefaults();
   const config: Record<string, unknown> = {};
   const groups: Record<string, unknown> = {};

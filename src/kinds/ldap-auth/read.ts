@@ -4,6 +4,8 @@ import type { DesiredState, LiveResource, LiveState } from '../../core/resource.
 import { forEachBounded } from '../../client/each-bounded.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
+import { addressableNames, listNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
+import { LDAP_CONFIG_SHAPE, LDAP_GROUP_SHAPE, LDAP_USER_SHAPE } from './live-shapes.js';
 import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
 import { methodAddress, mountAddress, scopeOfMount, type LdapScope } from './scope.js';
 
@@ -20,7 +22,7 @@ export async function readLdapAuth(desired: DesiredState, clients: ClientPool): 
     scopes.map(async (scope) => {
       const client = clients.get(scope.cluster);
       const tableKey = `${scope.cluster}\0${scope.namespace}`;
-      if (!authTables.has(tableKey)) authTables.set(tableKey, client.read(join(scope.namespace, 'sys/auth')));
+      if (!authTables.has(tableKey)) authTables.set(tableKey, readShaped(client, join(scope.namespace, 'sys/auth'), MOUNT_TABLE_SHAPE));
       const table = await authTables.get(tableKey)!;
       await readScope(scope, table, client, live);
     }),
@@ -51,30 +53,32 @@ export async function readScope(scope: LdapScope, authTable: JsonObject | null, 
   push(live, { address: mountAddr, resourceType: 'auth.mount', attrs: { type } });
 
   const base = methodAddress(scope);
-  const [configData, groupNames, userNames] = await Promise.all([
-    client.read(base.child('config').path),
-    client.list(base.child('groups').path),
-    client.list(base.child('users').path),
+  const [configData, listedGroups, listedUsers] = await Promise.all([
+    readShaped(client, base.child('config').path, LDAP_CONFIG_SHAPE),
+    listNames(client, base.child('groups').path),
+    listNames(client, base.child('users').path),
   ]);
   const config = normaliseLiveConfig(configData ?? {});
   push(live, { address: base.child('config'), resourceType: 'ldap.config', attrs: config });
   const caseSensitive = config['case_sensitive_names'] === true;
-  live.observed[base.child('groups').toString()] = [...groupNames].sort();
-  live.observed[base.child('users').toString()] = [...userNames].sort();
+  live.observed[base.child('groups').toString()] = [...listedGroups].sort();
+  live.observed[base.child('users').toString()] = [...listedUsers].sort();
+  const groupNames = addressableNames(listedGroups, base.child('groups'), 'a group', live.notes);
+  const userNames = addressableNames(listedUsers, base.child('users'), 'a user', live.notes);
 
   // Pulled a few at a time rather than all queued at once: see forEachBounded.
   const parallel = client.concurrency;
   await Promise.all([
     forEachBounded(groupNames, parallel, (name) => {
       const addr = base.child('groups', name);
-      return client.read(addr.path).then((data) => {
+      return readShaped(client, addr.path, LDAP_GROUP_SHAPE).then((data) => {
         if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: normalisePolicies(data['policies']) } });
         else record(live, addr, null);
       });
     }),
     forEachBounded(userNames, parallel, (name) => {
       const addr = base.child('users', name);
-      return client.read(addr.path).then((data) => {
+      return readShaped(client, addr.path, LDAP_USER_SHAPE).then((data) => {
         if (!data) return record(live, addr, null);
         push(live, {
           address: addr,

@@ -1,5 +1,5 @@
 import { formatPos, type Diagnostics } from '../../core/diagnostics.js';
-import { apiPathProblem } from '../../core/path-segment.js';
+import { segmentProblem } from '../../core/path-segment.js';
 import { checkPruneAgreement } from '../report.js';
 import { describeMount, type MountGroup } from './mounts.js';
 import { reportAt, reportAtKey } from './report.js';
@@ -12,8 +12,8 @@ import type { LdapAuthDocument } from './types.js';
 export function checkMountPath(doc: LdapAuthDocument, diags: Diagnostics): void {
   const mount = doc.data.mount;
   if (mount === undefined) return;
-  const problem = apiPathProblem(mount) ?? (mount.includes('/') ? 'must be a single path segment (no "/")' : undefined);
-  if (problem) reportAt(diags, doc, ['mount'], problem);
+  const problem = segmentProblem(mount) ?? (/\s/.test(mount) ? 'must not contain spaces' : undefined);
+  if (problem) reportAt(diags, doc, ['mount'], `${JSON.stringify(mount)} ${problem}`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { formatPos, type Diagnostics, type SourcePos } from '../../core/diagnostics.js';
+import { segmentProblem } from '../../core/path-segment.js';
 import { describeMount, type MountGroup } from './mounts.js';
 import { reportAtKey } from './report.js';
 import type { LdapAuthDocument } from './types.js';
@@ -23,8 +24,9 @@ function checkSection(group: MountGroup, section: Section, diags: Diagnostics): 
   for (const doc of group.docs) {
     for (const name of Object.keys(doc.data[section] ?? {})) {
       const path = [section, name];
-      if (name.trim() === '' || name.includes('/') || name.includes(',')) {
-        reportAtKey(diags, doc, path, `${noun} name must not be empty or contain "/" or ","`);
+      const problem = nameProblem(section, name);
+      if (problem) {
+        reportAtKey(diags, doc, path, `${noun} name ${JSON.stringify(name)} ${problem}`);
         continue;
       }
       const key = canonicalName(name, group.caseSensitiveNames);
@@ -38,6 +40,18 @@ function checkSection(group: MountGroup, section: Section, diags: Diagnostics): 
       }
     }
   }
+}
+
+/**
+ * A group or user name is one path segment (`groups/<name>`), and a group name also stands in
+ * a user's comma-separated `groups`, which the service splits on "," and trims.
+ */
+function nameProblem(section: Section, name: string): string | undefined {
+  return (
+    segmentProblem(name) ??
+    (name.trim() !== name ? 'must not start or end with spaces (the service trims names in lists)' : undefined) ??
+    (section === 'groups' && name.includes(',') ? 'must not contain "," (a user\'s groups are a comma-separated list)' : undefined)
+  );
 }
 
 function reportCollision(

@@ -1,5 +1,5 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { parseCertificates, parsePrivateKey } from '../../validate/pem.js';
+import { parseCertificates, parsePrivateKey } from '../../core/pem.js';
 import { reportAt } from './report.js';
 import { secretOrText } from './rules-consistency.js';
 import type { LdapAuthDocument } from './types.js';

@@ -1,7 +1,11 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual } from '../../core/json.js';
+import type { PlanNote } from '../../core/plan.js';
 import type { ClusterClient } from '../../client/types.js';
+import { addressableNames, listNames, readShaped } from '../live-read.js';
+import { collectionAddress } from './addresses.js';
 import { keyAttrs } from './attrs.js';
+import { MANAGED_KEY_SHAPES } from './live-shapes.js';
 import { comparedFieldsOf, REQUIRED_FIELDS, secretFieldsOf } from './fields.js';
 import { KEY_TYPES, MANAGED_KEY_KIND, type KeyType } from './types.js';
 
@@ -10,14 +14,14 @@ import { KEY_TYPES, MANAGED_KEY_KIND, type KeyType } from './types.js';
  * their defaults are left out (they are filled in again on load); secret fields the server
  * holds (it reads them back "redacted") become `${env:...}` references to fill in.
  */
-export async function exportManagedKeys(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]> {
-  const ns = cluster.defaultNamespace ? `${cluster.defaultNamespace}/` : '';
+export async function exportManagedKeys(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[] = []): Promise<Record<string, unknown>[]> {
   const perType = await Promise.all(
     KEY_TYPES.map(async (type) => {
-      const names = [...(await client.list(`${ns}sys/managed-keys/${type}`))].sort();
+      const collection = collectionAddress({ cluster: cluster.name, namespace: cluster.defaultNamespace ?? '' }, type);
+      const names = addressableNames(await listNames(client, collection.path), collection, 'a managed key', notes).sort();
       const docs = await Promise.all(
         names.map(async (name) => {
-          const data = await client.read(`${ns}sys/managed-keys/${type}/${name}`);
+          const data = await readShaped(client, collection.child(name).path, MANAGED_KEY_SHAPES[type]);
           return data ? exportKey(cluster, type, name, data) : undefined;
         }),
       );

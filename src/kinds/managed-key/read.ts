@@ -3,8 +3,10 @@ import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
+import { addressableNames, listNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { collectionAddress, keyAddress, locateKey, scopedPath, scopeKey, usersAddress, type KeyScope } from './addresses.js';
 import { keyAttrs } from './attrs.js';
+import { MANAGED_KEY_SHAPES } from './live-shapes.js';
 import { KEY_TYPES, MANAGED_KEY, MANAGED_KEY_USERS, type KeyType } from './types.js';
 import { keyUsers } from './users.js';
 
@@ -30,12 +32,12 @@ async function readScope(scope: KeyScope, client: ClusterClient, live: LiveState
 
 async function readType(scope: KeyScope, type: KeyType, client: ClusterClient, live: LiveState): Promise<void> {
   const collection = collectionAddress(scope, type);
-  const names = await client.list(collection.path);
-  live.observed[collection.toString()] = [...names].sort();
+  const listed = await listNames(client, collection.path);
+  live.observed[collection.toString()] = [...listed].sort();
   await Promise.all(
-    names.map(async (name) => {
+    addressableNames(listed, collection, 'a managed key', live.notes).map(async (name) => {
       const address = keyAddress(scope, type, name);
-      const data = await client.read(address.path);
+      const data = await readShaped(client, address.path, MANAGED_KEY_SHAPES[type]);
       if (data) push(live, { address, resourceType: MANAGED_KEY, attrs: keyAttrs(type, data) });
       else record(live, address, null);
     }),
@@ -43,7 +45,10 @@ async function readType(scope: KeyScope, type: KeyType, client: ClusterClient, l
 }
 
 async function readUsers(scope: KeyScope, client: ClusterClient, live: LiveState): Promise<void> {
-  const [mounts, auth] = await Promise.all([client.read(scopedPath(scope, 'sys/mounts')), client.read(scopedPath(scope, 'sys/auth'))]);
+  const [mounts, auth] = await Promise.all([
+    readShaped(client, scopedPath(scope, 'sys/mounts'), MOUNT_TABLE_SHAPE),
+    readShaped(client, scopedPath(scope, 'sys/auth'), MOUNT_TABLE_SHAPE),
+  ]);
   push(live, { address: usersAddress(scope), resourceType: MANAGED_KEY_USERS, attrs: keyUsers(mounts, auth) });
 }
 

@@ -1,7 +1,7 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { assertNever } from '../../core/plan.js';
 import { isSecret } from '../../core/secret.js';
-import { describeMechanism, mechanismFamily } from '../../adapters/pkcs11/mechanisms.js';
+import { describeMechanism, mechanismFamily } from '../../adapters/kms/pkcs11/mechanisms.js';
 import { isUnset } from './attrs.js';
 import { REQUIRED_FIELDS } from './fields.js';
 import { reportAt } from './report.js';

@@ -1,12 +1,14 @@
 import { formatPos, type Diagnostics, type SourcePos } from '../../core/diagnostics.js';
+import { segmentProblem } from '../../core/path-segment.js';
 import { reportAt } from './report.js';
 import type { ManagedKeyDocument } from './types.js';
 
 /** `name` becomes one address segment and the server keys managed keys by lower-case name. */
 export function checkName(doc: ManagedKeyDocument, diags: Diagnostics): void {
   const name = doc.data.name;
-  if (name.trim() === '' || /[/\s]/.test(name) || name === '.' || name === '..') {
-    reportAt(diags, doc, ['name'], 'must be a single path segment (not empty, no "/" or spaces)');
+  const problem = segmentProblem(name) ?? (/\s/.test(name) ? 'must not contain spaces' : undefined);
+  if (problem) {
+    reportAt(diags, doc, ['name'], `${JSON.stringify(name)} ${problem}`);
   } else if (name !== name.toLowerCase()) {
     reportAt(diags, doc, ['name'], `must be lower-case (e.g. "${name.toLowerCase()}")`);
   }

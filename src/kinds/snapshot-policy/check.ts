@@ -4,7 +4,9 @@ import type { ClusterClient } from '../../client/types.js';
 import type { DesiredResource, DesiredState } from '../../core/resource.js';
 import { collectSecretTexts, scrub } from '../../core/secret.js';
 import type { CheckFinding, ClientPool } from '../kind.js';
+import { readShaped } from '../live-read.js';
 import { scopeOfConfig, statusPath } from './addresses.js';
+import { SNAPSHOT_STATUS_SHAPE } from './live-shapes.js';
 import { SNAPSHOT_CONFIG } from './types.js';
 
 /**
@@ -52,7 +54,7 @@ async function checkStatus(
   }
   let data;
   try {
-    data = await client.read(statusPath(scope, name));
+    data = await readShaped(client, statusPath(scope, name), SNAPSHOT_STATUS_SHAPE);
   } catch (err) {
     const secrets = collectSecretTexts(r.writeOnly);
     const why = err instanceof Error ? err.message : String(err);

@@ -1,8 +1,11 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
+import type { PlanNote } from '../../core/plan.js';
 import type { ClusterClient } from '../../client/types.js';
 import { configCollection } from './addresses.js';
+import { addressableNames, listNames, readShaped } from '../live-read.js';
 import { snapshotAttrs } from './attrs.js';
+import { SNAPSHOT_CONFIG_SHAPE } from './live-shapes.js';
 import { isStorageType, secretFieldsOf, snapshotFieldSpec } from './fields.js';
 import { withSudoHint } from './sudo.js';
 import { SNAPSHOT_POLICY_KIND } from './types.js';
@@ -14,13 +17,14 @@ import { formatBytesExact, formatDurationExact } from './values.js';
  * intervals and sizes are written the way people write them (`24h`, `10GiB`). Credentials the
  * server holds (read back as "redacted") become `${env:...}` references to fill in.
  */
-export async function exportSnapshotPolicies(client: ClusterClient, cluster: ClusterTarget): Promise<Record<string, unknown>[]> {
+export async function exportSnapshotPolicies(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[] = []): Promise<Record<string, unknown>[]> {
   const scope = { cluster: cluster.name, namespace: '' };
   const collection = configCollection(scope);
-  const names = await withSudoHint(cluster.name, () => client.list(collection.path));
+  const listed = await withSudoHint(cluster.name, () => listNames(client, collection.path));
+  const names = addressableNames(listed, collection, 'a snapshot policy', notes);
   const docs = await Promise.all(
-    [...names].sort().map(async (name) => {
-      const data = await withSudoHint(cluster.name, () => client.read(collection.child(name).path));
+    names.sort().map(async (name) => {
+      const data = await withSudoHint(cluster.name, () => readShaped(client, collection.child(name).path, SNAPSHOT_CONFIG_SHAPE));
       return data ? exportDocument(cluster, name, data) : undefined;
     }),
   );

@@ -2,8 +2,10 @@ import type { Address } from '../../core/address.js';
 import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import type { ClientPool } from '../kind.js';
+import { addressableNames, listNames, readShaped } from '../live-read.js';
 import { configAddress, scopeOfCollection, type SnapshotScope } from './addresses.js';
 import { snapshotAttrs } from './attrs.js';
+import { SNAPSHOT_CONFIG_SHAPE } from './live-shapes.js';
 import { withSudoHint } from './sudo.js';
 import { SNAPSHOT_CONFIG } from './types.js';
 
@@ -26,12 +28,12 @@ export async function readSnapshotPolicies(desired: DesiredState, clients: Clien
 
 async function readScope(scope: SnapshotScope, collection: Address, clients: ClientPool, live: LiveState): Promise<void> {
   const client = clients.get(scope.cluster);
-  const names = await withSudoHint(scope.cluster, () => client.list(collection.path));
-  live.observed[collection.toString()] = [...names].sort();
+  const listed = await withSudoHint(scope.cluster, () => listNames(client, collection.path));
+  live.observed[collection.toString()] = [...listed].sort();
   await Promise.all(
-    names.map(async (name) => {
+    addressableNames(listed, collection, 'a snapshot policy', live.notes).map(async (name) => {
       const address = configAddress(scope, name);
-      const data = await withSudoHint(scope.cluster, () => client.read(address.path));
+      const data = await withSudoHint(scope.cluster, () => readShaped(client, address.path, SNAPSHOT_CONFIG_SHAPE));
       if (data) push(live, { address, resourceType: SNAPSHOT_CONFIG, attrs: liveAttrs(data) });
       else record(live, address, null);
     }),

@@ -1,6 +1,6 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { assertNever } from '../../core/plan.js';
-import { didYouMean } from '../../validate/suggest.js';
+import { didYouMean } from '../../core/suggest.js';
 import { fieldsOf, isStorageType, snapshotFieldSpec, STORAGE_TYPES, type SnapshotFieldSpec } from './fields.js';
 import { isGiven, reportAt } from './report.js';
 import type { SnapshotPolicyDocument } from './types.js';

@@ -1,5 +1,5 @@
 import { formatPos, type Diagnostics, type SourcePos } from '../../core/diagnostics.js';
-import { apiPathProblem } from '../../core/path-segment.js';
+import { segmentProblem } from '../../core/path-segment.js';
 import { checkPruneAgreement } from '../report.js';
 import { describeScope } from './addresses.js';
 import type { ScopeGroup } from './policies.js';
@@ -9,8 +9,8 @@ import type { SnapshotPolicyDocument } from './types.js';
 /** A name is one path segment of `.../snapshot-auto/config/<name>`. */
 export function checkName(doc: SnapshotPolicyDocument, diags: Diagnostics): void {
   const name = doc.data.name;
-  const problem = apiPathProblem(name) ?? (name.includes('/') ? 'must be a single path segment (no "/")' : undefined);
-  if (problem) reportAt(diags, doc, ['name'], problem);
+  const problem = segmentProblem(name) ?? (/\s/.test(name) ? 'must not contain spaces' : undefined);
+  if (problem) reportAt(diags, doc, ['name'], `${JSON.stringify(name)} ${problem}`);
 }
 
 /**

@@ -2,13 +2,15 @@ import type { Caller } from '../auth/token-store.js';
 import type { ClusterServices } from '../services.js';
 import type { MountEntry } from '../sys/mount-table.js';
 import type { JsonObject } from '../util/json.js';
-import type { Operation } from './router.js';
+
+/** What a request asks of a path, as the service's logical layer names it. */
+export type Operation = 'read' | 'list' | 'update' | 'delete';
 
 /** A request as handlers see it: routed, authorised, body parsed. */
 export interface ApiRequest {
   readonly cluster: ClusterServices;
   readonly operation: Operation;
-  /** Path after /v1/, URL-decoded, without surrounding slashes. */
+  /** The canonical path (http/request-path.ts): after /v1/, decoded, the namespace header's namespace in front. */
   readonly path: string;
   readonly params: Record<string, string>;
   readonly query: URLSearchParams;

@@ -86,6 +86,13 @@ class RewritingSocket extends Duplex {
     callback(error);
   }
 
+  /** What Node's HTTP server calls after an answer with `Connection: close`: no more reading. */
+  destroySoon(): void {
+    if (this.writable) this.end();
+    if (this.writableFinished) this.destroy();
+    else this.once('finish', () => this.destroy());
+  }
+
   get remoteAddress(): string | undefined {
     return this.socket.remoteAddress;
   }

@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TokenUsedUp, type Caller } from '../auth/token-store.js';
 import type { FaultInjector } from '../faults.js';
-import { withNamespaceHeader } from '../namespaces/path.js';
 import { DR_SECONDARY_REFUSAL } from '../replication/gate.js';
 import type { ClusterServices } from '../services.js';
 import type { MountEntry } from '../sys/mount-table.js';
 import { normaliseAddress } from '../util/cidr.js';
 import { FieldError } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
-import { readJsonBody, requestToken } from './request-body.js';
+import { RequestBody, requestToken } from './request-body.js';
+import { NAMESPACE_HEADER, requestTarget } from './request-path.js';
 import { ApiError } from './reply.js';
-import { sendErrors, sendReply } from './respond.js';
+import { sendErrors, sendRedirect, sendReply } from './respond.js';
 import type { Operation, RouteMatch } from './router.js';
 
 export interface ResolvedRoute extends RouteMatch {
@@ -29,8 +29,9 @@ export interface PipelineDeps {
 const LIST_TRUE = new Set(['true', '1', 't', 'T', 'TRUE', 'True']);
 
 /**
- * One request, start to end: fault rules, routing, the token check (only root may call
- * administrative paths), the body, the handler, the answer. Handler failures become a 500
+ * One request, start to end: its canonical path (http/request-path.ts), fault rules, routing,
+ * the DR gate, the token check (only root may call administrative paths), then the body, the
+ * handler, the answer. Handler failures become a 500
  * without details; the log line never includes the request body (bodies carry secrets).
  */
 export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -41,31 +42,32 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
 
 async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { cluster } = deps;
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const rawPath = q === -1 ? url : url.slice(0, q);
-  const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-  if (!rawPath.startsWith('/v1/')) return sendErrors(res, 404, []);
-  let path: string;
-  try {
-    path = decodeURIComponent(rawPath.slice(4)).replace(/^\/+|\/+$/g, '');
-  } catch {
-    return sendErrors(res, 400, ['invalid URL path encoding']);
+  const body = new RequestBody(req, res);
+  const target = requestTarget(req.url ?? '/', req.headers[NAMESPACE_HEADER]);
+  switch (target.kind) {
+    case 'redirect':
+      return sendRedirect(res, target.location);
+    case 'refused':
+      return sendErrors(res, target.status, target.errors);
+    case 'path':
+      break;
   }
+  // From here on, `path` is what every decision reads: the fault rules, the route, the DR gate.
+  const { path, query } = target;
   const operation = operationOf(req.method, query);
   if (!operation) return sendErrors(res, 405, ['unsupported operation']);
 
   const fault = deps.faults.take(cluster.name, operation === 'list' ? 'LIST' : req.method!, path);
   if (fault) return sendErrors(res, fault.status, fault.errors);
 
-  const body: JsonObject = operation === 'update' ? await readJsonBody(req) : {};
-  const resolved = deps.resolve(withNamespaceHeader(path, req.headers['x-vault-namespace']));
+  const resolved = deps.resolve(path);
   // A DR secondary refuses all but its DR endpoints, which its operation token authorises.
   const gate = cluster.dr?.gate(path) ?? 'normal';
   if (gate === 'refuse') return sendErrors(res, 400, [DR_SECONDARY_REFUSAL]);
   const access = gate === 'open' ? 'public' : (resolved?.route.access ?? 'root');
   const clientAddress = normaliseAddress(req.socket.remoteAddress ?? '');
   let caller: Caller | undefined;
+  // The token is checked before any of the body is read: without one, nobody makes us buffer.
   if (access !== 'public') {
     caller = cluster.tokens.authenticate(requestToken(req), clientAddress);
     if (!caller || (access === 'root' && !caller.isRoot)) return sendErrors(res, 403, ['permission denied']);
@@ -73,6 +75,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   if (!resolved) return sendErrors(res, 404, []);
   const handler = resolved.route.handlers[operation];
   if (!handler) return sendErrors(res, 405, ['unsupported operation']);
+  const json: JsonObject = operation === 'update' ? await body.readJson() : {};
   if (caller) caller = await cluster.tokens.use(caller);
 
   const reply = await handler({
@@ -81,7 +84,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     path,
     params: resolved.params,
     query,
-    body,
+    body: json,
     caller,
     clientAddress,
     mount: resolved.mount,

@@ -1,28 +1,67 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonObject, type JsonObject } from '../util/json.js';
 import { ApiError, badRequest } from './reply.js';
 
-/** The service's own cap on request bodies. */
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** The service's default `max_request_size` (hashicorp/vault http/handler.go, DefaultMaxRequestSize). */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** Reads a JSON object body; an empty body is `{}`. */
-export async function readJsonBody(req: IncomingMessage): Promise<JsonObject> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, ['http: request body too large']);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) throw new ApiError(413, ['http: request body too large']);
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw badRequest('failed to read the request body'); // the client went away: not a server fault
+/**
+ * Go's server discards at most this much of a body the handler left unread, to keep the
+ * connection; with more (or an unknown length), it closes the connection after the answer.
+ */
+const MAX_UNREAD_BODY_DISCARDED = 256 * 1024;
+
+/**
+ * A request's body, read only when asked for: the pipeline asks after the token check, so a
+ * request without a valid token never makes the server buffer anything. Until it is read, an
+ * answer closes the connection when the body is large, of unknown length or awaited behind
+ * `Expect: 100-continue` (the client would otherwise send it, or not, after the answer); Node
+ * would read and discard it. `100 Continue` is sent only when the body is read, as Go does.
+ */
+export class RequestBody {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    if (closesWhenUnread(req)) res.setHeader('Connection', 'close');
   }
-  if (size === 0) return {};
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+
+  /** Reads a JSON object body; an empty body is `{}`. Over MAX_BODY_BYTES: 413, as the service answers. */
+  async readJson(): Promise<JsonObject> {
+    const { req, res } = this;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) throw new ApiError(413, [TOO_LARGE]);
+    if (expectsContinue(req)) res.writeContinue();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) throw new ApiError(413, [TOO_LARGE]);
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw badRequest('failed to read the request body'); // the client went away: not a server fault
+    }
+    if (!res.headersSent) res.removeHeader('Connection'); // read whole: the connection may stay
+    return parseJsonObject(size === 0 ? '' : (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
+  }
+}
+
+const TOO_LARGE = 'http: request body too large';
+
+function expectsContinue(req: IncomingMessage): boolean {
+  return /^100-continue$/i.test(req.headers.expect ?? '');
+}
+
+function closesWhenUnread(req: IncomingMessage): boolean {
+  if (expectsContinue(req)) return true;
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return Number(req.headers['content-length'] ?? 0) > MAX_UNREAD_BODY_DISCARDED;
+}
+
+function parseJsonObject(text: string): JsonObject {
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {

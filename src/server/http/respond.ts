@@ -24,6 +24,12 @@ export function sendErrors(res: ServerResponse, status: number, errors: string[]
   sendJson(res, status, { errors });
 }
 
+/** 301 with a Location, as Go's ServeMux answers a path it cleans. */
+export function sendRedirect(res: ServerResponse, location: string): void {
+  res.writeHead(301, { Location: location, 'Content-Length': 0, 'Cache-Control': 'no-store' });
+  res.end();
+}
+
 function envelope(data: unknown, auth: unknown, warnings: string[] | undefined) {
   return {
     request_id: newUuid(),

@@ -1,8 +1,8 @@
-import type { ApiRequest } from './api-request.js';
+import type { ApiRequest, Operation } from './api-request.js';
 import type { Reply } from './reply.js';
 
 /** The service's operations: LIST arrives as the LIST method or as GET ?list=true. */
-export type Operation = 'read' | 'list' | 'update' | 'delete';
+export type { Operation };
 
 /**
  * Who may call a route: anyone (logins, health), any valid token (lookup-self), or only a

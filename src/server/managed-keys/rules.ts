@@ -8,7 +8,7 @@ import { AZURE_ENVIRONMENTS, AZURE_KEY_TYPES } from '../../adapters/kms/azure/se
 import { RSA_KEY_BITS } from '../../adapters/kms/config.js';
 import { parseCurve, SPEC_CURVE_NAMES } from '../../adapters/kms/curves.js';
 import { GCP_ALGORITHMS } from '../../adapters/kms/gcp/algorithms.js';
-import { mechanismFamily } from '../../adapters/pkcs11/mechanisms.js';
+import { mechanismFamily } from '../../adapters/kms/pkcs11/mechanisms.js';
 import type { JsonObject } from '../util/json.js';
 import type { ManagedKeyType } from './fields.js';
 

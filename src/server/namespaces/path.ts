@@ -32,13 +32,3 @@ export function splitNamespace(path: string): NamespacedPath | undefined {
 export function isNamespaceSegment(segment: string): boolean {
   return SEGMENT.test(segment) && !RESERVED.has(segment);
 }
-
-/**
- * The service also takes the namespace from the `X-Vault-Namespace` header (what its CLI
- * sends); a path prefix is then relative to it. Gives the path as if the header's namespace
- * were written in front of it.
- */
-export function withNamespaceHeader(path: string, header: string | string[] | undefined): string {
-  const namespace = (Array.isArray(header) ? header[0] : header)?.replace(/^\/+|\/+$/g, '') ?? '';
-  return namespace === '' || namespace === 'root' ? path : `${namespace}/${path}`;
-}

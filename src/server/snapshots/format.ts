@@ -4,15 +4,21 @@
  * snapshot in a bucket or a directory holds no secret in clear:
  *
  *   LOCKSTEP-SNAPSHOT                                 magic line
- *   {"format":2,"cluster_name":"east","cluster_id":"…","index":42,"entries":3,
+ *   {"format":3,"cluster_name":"east","cluster_id":"…","index":42,"entries":3,
  *    "created_at":"2024-05-01T10:00:00.000Z","key_id":"…"}   header (one line, in clear)
  *   <base64 of the sealed entries>                    one line; opened, it is one [key, value]
  *                                                     JSON per line, sorted by key
  *   sha256:<64 hex digits>                            trailer: SHA-256 of every byte before it
  *
- * Format 1 (written by earlier versions) had the entry lines in clear instead of the sealed
- * line; it is still read. The state is the whole key/value store at one write index (`index`),
- * which is what a restore puts back.
+ * The header is readable without the key (what a listing shows) but authenticated: the magic
+ * line and the header line, byte for byte, are the AAD of the sealed entries, so a header whose
+ * `index` or `cluster_name` was rewritten does not open. The trailer only tells a truncated or
+ * corrupt file apart early; having no key, it proves nothing about who wrote the file.
+ *
+ * Formats 1 (entries in clear) and 2 (header under the trailer only) of earlier versions are
+ * refused with a clear error: their headers, and format 1's entries, are not authenticated.
+ * The state is the whole key/value store at one write index (`index`), which is what a restore
+ * puts back.
  */
 import { createHash } from 'node:crypto';
 import type { StoreState } from '../storage/journal.js';
@@ -21,8 +27,9 @@ import { compareBytes } from '../util/lists.js';
 import type { SnapshotKey } from './snapshot-key.js';
 
 export const SNAPSHOT_MAGIC = 'LOCKSTEP-SNAPSHOT';
-export const SNAPSHOT_FORMAT_VERSION = 2;
-const CLEAR_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 3;
+/** Formats of earlier versions: recognised, refused. */
+const UNAUTHENTICATED_FORMATS = new Set([1, 2]);
 
 export interface SnapshotHeader {
   format: number;
@@ -34,8 +41,8 @@ export interface SnapshotHeader {
   entries: number;
   /** RFC 3339. */
   created_at: string;
-  /** Which key sealed the entries (format 2). */
-  key_id?: string;
+  /** Which key sealed the entries. */
+  key_id: string;
 }
 
 export interface DecodedSnapshot {
@@ -43,11 +50,12 @@ export interface DecodedSnapshot {
   entries: Array<[string, JsonValue]>;
 }
 
-/** A file whose envelope (magic, checksum, header) is intact; its entries not yet opened. */
+/** A file whose envelope (magic, checksum, header) is intact; its entries (and so its header) not yet authenticated. */
 export interface SnapshotFile {
   header: SnapshotHeader;
-  /** Format 2: the sealed entries; format 1: the entry lines in clear. */
-  body: { sealed: Buffer } | { lines: string[] };
+  /** The magic and header lines as written: what the entries were sealed for. */
+  sealedFor: Buffer;
+  sealed: Buffer;
 }
 
 /** A file that is not a complete, intact snapshot of this format. */
@@ -71,8 +79,9 @@ export function encodeSnapshot(state: StoreState, cluster: { name: string; id: s
     created_at: createdAt.toISOString(),
     key_id: key.id,
   };
-  const sealed = key.barrier.seal(Buffer.from(entries.map((entry) => JSON.stringify(entry) + '\n').join(''), 'utf8'));
-  const body = Buffer.from([SNAPSHOT_MAGIC, JSON.stringify(header), sealed.toString('base64')].join('\n') + '\n', 'utf8');
+  const headerLines = Buffer.from(`${SNAPSHOT_MAGIC}\n${JSON.stringify(header)}\n`, 'utf8');
+  const sealed = key.barrier.seal(Buffer.from(entries.map((entry) => JSON.stringify(entry) + '\n').join(''), 'utf8'), headerLines);
+  const body = Buffer.concat([headerLines, Buffer.from(`${sealed.toString('base64')}\n`, 'utf8')]);
   const trailer = Buffer.from(`sha256:${sha256Hex(body)}\n`, 'utf8');
   return Buffer.concat([body, trailer]);
 }
@@ -90,9 +99,9 @@ export function readSnapshotEnvelope(data: Buffer): SnapshotFile {
   lines.pop(); // the body ends with "\n"
   const header = parseHeader(lines[1]);
   const rest = lines.slice(2);
-  if (header.format === CLEAR_FORMAT_VERSION) return { header, body: { lines: rest } };
   if (rest.length !== 1 || !/^[A-Za-z0-9+/]+={0,2}$/.test(rest[0]!)) throw new SnapshotFormatError('the sealed entries are not one base64 line');
-  return { header, body: { sealed: Buffer.from(rest[0]!, 'base64') } };
+  const sealedFor = body.subarray(0, body.length - Buffer.byteLength(rest[0]!) - 1);
+  return { header, sealedFor, sealed: Buffer.from(rest[0]!, 'base64') };
 }
 
 /**
@@ -100,23 +109,18 @@ export function readSnapshotEnvelope(data: Buffer): SnapshotFile {
  * and checks every entry. Throws SnapshotFormatError, or SnapshotKeyError for an unknown key.
  */
 export function openSnapshot(file: SnapshotFile, keys: readonly SnapshotKey[]): DecodedSnapshot {
-  const { header, body } = file;
-  let lines: string[];
-  if ('lines' in body) {
-    lines = body.lines;
-  } else {
-    const key = keys.find((k) => k.id === header.key_id);
-    if (!key) {
-      throw new SnapshotKeyError(
-        `it was sealed with the root key of cluster ${JSON.stringify(header.cluster_name)} (key id ${header.key_id}), which this cluster does not hold: ` +
-          'restore it into a cluster of the same data directory or DR set, or give that cluster\'s key shares (--restore-keys, the file --init-out wrote)',
-      );
-    }
-    const plain = key.barrier.open(body.sealed);
-    if (!plain) throw new SnapshotFormatError('the sealed entries do not open with their key: the file is corrupt');
-    lines = plain.toString('utf8').split('\n');
-    lines.pop();
+  const { header } = file;
+  const key = keys.find((k) => k.id === header.key_id);
+  if (!key) {
+    throw new SnapshotKeyError(
+      `it was sealed with the root key of cluster ${JSON.stringify(header.cluster_name)} (key id ${header.key_id}), which this cluster does not hold: ` +
+        'restore it into a cluster of the same data directory or DR set, or give that cluster\'s key shares (--restore-keys, the file --init-out wrote)',
+    );
   }
+  const plain = key.barrier.open(file.sealed, file.sealedFor);
+  if (!plain) throw new SnapshotFormatError('the header does not match the sealed entries: a header field was rewritten, or the file is corrupt');
+  const lines = plain.toString('utf8').split('\n');
+  lines.pop();
   if (lines.length !== header.entries) {
     throw new SnapshotFormatError(`the header announces ${header.entries} entries but the file holds ${lines.length}`);
   }
@@ -152,10 +156,16 @@ function splitTrailer(data: Buffer): { body: Buffer; digest: string } {
 function parseHeader(line: string | undefined): SnapshotHeader {
   const h = parseJson(line ?? '', 'the header') as Partial<SnapshotHeader> | null;
   if (h === null || typeof h !== 'object' || Array.isArray(h)) throw new SnapshotFormatError('the header is not a JSON object');
-  if (h.format !== SNAPSHOT_FORMAT_VERSION && h.format !== CLEAR_FORMAT_VERSION) {
-    throw new SnapshotFormatError(`unsupported snapshot format ${JSON.stringify(h.format)} (this server reads formats ${CLEAR_FORMAT_VERSION} and ${SNAPSHOT_FORMAT_VERSION})`);
+  if (typeof h.format === 'number' && UNAUTHENTICATED_FORMATS.has(h.format)) {
+    throw new SnapshotFormatError(
+      `snapshot format ${h.format} was written by an earlier version of lockstep: its header is not authenticated, so this version does not restore it ` +
+        '(take a new snapshot with this version)',
+    );
   }
-  if (h.format === SNAPSHOT_FORMAT_VERSION && (typeof h.key_id !== 'string' || h.key_id === '')) throw new SnapshotFormatError('the header lacks key_id');
+  if (h.format !== SNAPSHOT_FORMAT_VERSION) {
+    throw new SnapshotFormatError(`unsupported snapshot format ${JSON.stringify(h.format)} (this server reads format ${SNAPSHOT_FORMAT_VERSION})`);
+  }
+  if (typeof h.key_id !== 'string' || h.key_id === '') throw new SnapshotFormatError('the header lacks key_id');
   const nonNegativeInt = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   if (!nonNegativeInt(h.index) || !nonNegativeInt(h.entries)) throw new SnapshotFormatError('the header lacks a valid index or entry count');
   if (typeof h.cluster_name !== 'string' || typeof h.cluster_id !== 'string' || typeof h.created_at !== 'string') {

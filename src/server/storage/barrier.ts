@@ -5,7 +5,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * behind its barrier: the values it holds (bind passwords, cloud credentials, HSM PINs) never
  * lie in a file in clear. AES-256-GCM, a random 96-bit nonce per sealed item:
  *
- *   0x01 | nonce (12 bytes) | ciphertext | tag (16 bytes)
+ *   0x02 | nonce (12 bytes) | ciphertext | tag (16 bytes)
+ *
+ * Every item is sealed for one place, named by its additional authenticated data (AAD): a store
+ * record for its place in its log, a snapshot's entries for its header. Moved elsewhere (records
+ * swapped, a header rewritten), it no longer opens, as the real barrier binds each entry to its
+ * storage path (hashicorp/vault vault/barrier_aes_gcm.go: the path is the AEAD's AAD).
+ * Version 0x01 (earlier versions) was sealed without AAD; it is recognised, not opened.
  *
  * The key is the cluster's storage key (cluster.json, mode 0600, beside the store): a copy of
  * the store alone reveals nothing, while the cluster opens it on start without an unseal step.
@@ -23,19 +29,25 @@ export class Barrier {
     return randomBytes(Barrier.KEY_BYTES);
   }
 
-  seal(plain: Buffer): Buffer {
+  /** Seals `plain` for the place `aad` names. */
+  seal(plain: Buffer, aad: Buffer): Buffer {
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#key, nonce);
+    cipher.setAAD(aad);
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
     return Buffer.concat([VERSION, nonce, body, cipher.getAuthTag()]);
   }
 
-  /** The plain bytes, or undefined when `sealed` was not sealed with this key (or was altered). */
-  open(sealed: Buffer): Buffer | undefined {
-    if (!Barrier.isSealed(sealed) || sealed.length < 1 + NONCE_BYTES + TAG_BYTES) return undefined;
+  /**
+   * The plain bytes, or undefined when `sealed` was not sealed with this key for the place `aad`
+   * names (or was altered).
+   */
+  open(sealed: Buffer, aad: Buffer): Buffer | undefined {
+    if (Barrier.formatOf(sealed) !== 'bound' || sealed.length < 1 + NONCE_BYTES + TAG_BYTES) return undefined;
     const nonce = sealed.subarray(1, 1 + NONCE_BYTES);
     const tag = sealed.subarray(sealed.length - TAG_BYTES);
     const decipher = createDecipheriv('aes-256-gcm', this.#key, nonce);
+    decipher.setAAD(aad);
     decipher.setAuthTag(tag);
     try {
       return Buffer.concat([decipher.update(sealed.subarray(1 + NONCE_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
@@ -44,12 +56,24 @@ export class Barrier {
     }
   }
 
-  /** Sealed data starts with the version byte; what earlier versions wrote in clear starts with `{`. */
-  static isSealed(data: Buffer): boolean {
-    return data.length > 0 && data[0] === VERSION[0];
+  /**
+   * What wrote `data`: this version ('bound': sealed with AAD), an earlier one that sealed
+   * without AAD ('unbound'), or one that wrote JSON in clear ('clear', starts with `{`).
+   */
+  static formatOf(data: Buffer): 'bound' | 'unbound' | 'clear' | 'unknown' {
+    switch (data[0]) {
+      case VERSION[0]:
+        return 'bound';
+      case 0x01:
+        return 'unbound';
+      case 0x7b:
+        return 'clear';
+      default:
+        return 'unknown';
+    }
   }
 }
 
-const VERSION = Buffer.from([0x01]);
+const VERSION = Buffer.from([0x02]);
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;

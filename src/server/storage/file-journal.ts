@@ -1,4 +1,5 @@
 import { mkdir, open, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { JsonValue } from '../util/json.js';
 import { fsyncDir, writeFileAtomic } from './atomic-file.js';
@@ -12,7 +13,11 @@ import { decodeRecords, encodeRecord } from './record-codec.js';
  * Record payloads are JSON, sealed by the cluster's barrier (barrier.ts):
  *   {"i": N, "o": [[key, value|null], ...]}   ops with indexes N, N+1, ... (null deletes)
  *   {"s": N, "o": [[key, value], ...]}        snapshot chunk: state at index N (file start only)
- * A log written in clear by an earlier version is read, then rewritten sealed at once.
+ * Each record is sealed for its place in the log: its AAD is the SHA-256 of the sealed record
+ * before it (a fixed value for the first), so a record swapped with another, removed from the
+ * middle or copied in from another log does not open, and the log is refused with its record
+ * number rather than replayed in another order. A log of an earlier version (records in clear,
+ * or sealed without AAD) is refused, naming the file.
  *
  * Writes are group-committed: appends that arrive while a write+fdatasync is in flight are
  * written together by the next one; every append resolves only after its fdatasync.
@@ -25,7 +30,8 @@ const DEFAULT_COMPACTION_BYTES = 4 * 1024 * 1024;
 const SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
 
 interface Pending {
-  frame: Buffer | undefined; // undefined: a rewrite request
+  /** The record's plain payload; undefined: a rewrite request. Sealed when written, for its place. */
+  payload: Buffer | undefined;
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -41,8 +47,6 @@ export interface LoadedLog {
   entries: Map<string, JsonValue>;
   /** Bytes of a torn tail that were dropped while loading (0 normally). */
   droppedBytes: number;
-  /** Records an earlier version wrote in clear; the caller rewrites the log sealed. */
-  clearRecords: number;
 }
 
 export class FileJournal implements Journal {
@@ -51,6 +55,8 @@ export class FileJournal implements Journal {
   private failure: Error | undefined;
   private stateProvider: (() => StoreState) | undefined;
   private closed = false;
+  /** What the next record is sealed for: the digest of the last sealed record (chainStart in a new file). */
+  private chain: Buffer;
 
   private constructor(
     private readonly dir: string,
@@ -59,7 +65,10 @@ export class FileJournal implements Journal {
     private snapshotSize: number,
     private readonly compactAfterBytes: number,
     private readonly barrier: Barrier,
-  ) {}
+    chain: Buffer,
+  ) {
+    this.chain = chain;
+  }
 
   static async open(dir: string, barrier: Barrier, options: JournalOptions = {}): Promise<LoadedLog> {
     await mkdir(dir, { recursive: true });
@@ -78,15 +87,25 @@ export class FileJournal implements Journal {
     const entries = new Map<string, JsonValue>();
     let index = 0;
     let snapshotSize = 0;
-    let clearRecords = 0;
+    let chain: Buffer = CHAIN_START;
     for (const [n, stored] of payloads.entries()) {
-      let payload: Buffer | undefined = stored;
-      if (Barrier.isSealed(stored)) payload = barrier.open(stored);
-      else clearRecords++;
-      if (payload === undefined) {
-        // Intact (its checksum holds) yet not ours: never read as a torn tail and dropped.
-        throw new Error(`${path}: record ${n + 1} does not open with this cluster's storage key (cluster.json of another data directory?)`);
+      const format = Barrier.formatOf(stored);
+      if (format !== 'bound') {
+        const what = format === 'clear' ? 'records in clear' : format === 'unbound' ? 'records not bound to their place in the log' : 'records of an unknown format';
+        throw new Error(
+          `${path} was written by an earlier version of lockstep (${what}); this version does not read it: ` +
+            'move the data directory away and start afresh (its state cannot be carried over)',
+        );
       }
+      const payload = barrier.open(stored, recordAad(chain));
+      if (payload === undefined) {
+        // Intact (its checksum holds) yet not sealed for this place: never dropped as a torn tail.
+        throw new Error(
+          `${path}: record ${n + 1} does not open at its place in the log: records were swapped, removed or copied in ` +
+            "from another log, or it was sealed with another cluster's storage key (cluster.json of another data directory?)",
+        );
+      }
+      chain = chainAfter(stored);
       const record = JSON.parse(payload.toString('utf8')) as { i?: number; s?: number; o: Array<[string, JsonValue | null]> };
       if (record.s !== undefined) snapshotSize += payload.length;
       const first = record.i ?? record.s ?? 0;
@@ -102,8 +121,8 @@ export class FileJournal implements Journal {
       await handle.sync();
     }
     if (created) await fsyncDir(dir);
-    const journal = new FileJournal(dir, handle, validLength, snapshotSize, options.compactAfterBytes ?? DEFAULT_COMPACTION_BYTES, barrier);
-    return { journal, index, entries, droppedBytes: data.length - validLength, clearRecords };
+    const journal = new FileJournal(dir, handle, validLength, snapshotSize, options.compactAfterBytes ?? DEFAULT_COMPACTION_BYTES, barrier, chain);
+    return { journal, index, entries, droppedBytes: data.length - validLength };
   }
 
   /** The store hands over how to read its whole state, used by compaction and rewrite. */
@@ -112,8 +131,7 @@ export class FileJournal implements Journal {
   }
 
   append(firstIndex: number, ops: StoreOp[]): Promise<void> {
-    const payload = Buffer.from(JSON.stringify({ i: firstIndex, o: ops.map((op) => [op.key, op.value]) }), 'utf8');
-    return this.enqueue(encodeRecord(this.barrier.seal(payload)));
+    return this.enqueue(Buffer.from(JSON.stringify({ i: firstIndex, o: ops.map((op) => [op.key, op.value]) }), 'utf8'));
   }
 
   rewrite(): Promise<void> {
@@ -127,11 +145,11 @@ export class FileJournal implements Journal {
     await this.handle.close();
   }
 
-  private enqueue(frame: Buffer | undefined): Promise<void> {
+  private enqueue(payload: Buffer | undefined): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error('store is closed'));
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ frame, resolve, reject });
+      this.pending.push({ payload, resolve, reject });
       this.flushing ??= this.flushLoop().finally(() => {
         this.flushing = undefined;
       });
@@ -143,14 +161,14 @@ export class FileJournal implements Journal {
       const batch = this.pending;
       this.pending = [];
       try {
-        const wantsRewrite = batch.some((p) => p.frame === undefined);
+        const wantsRewrite = batch.some((p) => p.payload === undefined);
         const compact = wantsRewrite || this.size > Math.max(this.compactAfterBytes, 2 * this.snapshotSize);
         if (compact) {
           // Taken synchronously with the batch: the snapshot holds exactly the batch's ops and
           // everything before them, so nothing in the batch needs appending afterwards.
           await this.writeSnapshot(this.captureState());
         } else {
-          await this.writeFrames(batch.map((p) => p.frame as Buffer));
+          await this.writeFrames(batch.map((p) => this.sealNext(p.payload as Buffer)));
         }
         for (const p of batch) p.resolve();
       } catch (err) {
@@ -165,6 +183,13 @@ export class FileJournal implements Journal {
   private captureState(): StoreState {
     if (!this.stateProvider) throw new Error('no state provider');
     return this.stateProvider();
+  }
+
+  /** The framed record of `payload`, sealed for the next place in the log. */
+  private sealNext(payload: Buffer): Buffer {
+    const sealed = this.barrier.seal(payload, recordAad(this.chain));
+    this.chain = chainAfter(sealed);
+    return encodeRecord(sealed);
   }
 
   private async writeFrames(frames: Buffer[]): Promise<void> {
@@ -182,8 +207,9 @@ export class FileJournal implements Journal {
     const frames: Buffer[] = [];
     let parts: string[] = [];
     let chunkBytes = 0;
+    this.chain = CHAIN_START; // a new file
     const flushChunk = () => {
-      frames.push(encodeRecord(this.barrier.seal(Buffer.from(`{"s":${state.index},"o":[${parts.join(',')}]}`, 'utf8'))));
+      frames.push(this.sealNext(Buffer.from(`{"s":${state.index},"o":[${parts.join(',')}]}`, 'utf8')));
       parts = [];
       chunkBytes = 0;
     };
@@ -203,4 +229,17 @@ export class FileJournal implements Journal {
     this.size = data.length;
     this.snapshotSize = data.length;
   }
+}
+
+/** The first record of a file is sealed for this place. */
+export const CHAIN_START: Buffer = Buffer.alloc(32);
+const AAD_PREFIX = Buffer.from('lockstep store.log record after ', 'utf8');
+
+/** The AAD of a record whose predecessor's digest is `chain` (CHAIN_START for the first). */
+export function recordAad(chain: Buffer): Buffer {
+  return Buffer.concat([AAD_PREFIX, chain]);
+}
+
+function chainAfter(sealed: Buffer): Buffer {
+  return createHash('sha256').update(sealed).digest();
 }

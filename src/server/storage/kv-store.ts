@@ -39,8 +39,6 @@ export class KvStore {
     const loaded = await FileJournal.open(persist.dir, persist.barrier, options);
     const store = new KvStore(loaded.journal, loaded);
     loaded.journal.setStateProvider(() => store.state());
-    // A log an earlier version wrote in clear is replaced by a sealed one before anything else.
-    if (loaded.clearRecords > 0) await loaded.journal.rewrite();
     return { store, droppedBytes: loaded.droppedBytes };
   }
 

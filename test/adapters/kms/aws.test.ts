@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyBackend } from '../../../src/adapters/kms/signer.js';
 import type { AwsKmsKeyConfig, KeyBackendOptions, TestSignOptions } from '../../../src/adapters/kms/types.js';
 import { DEFAULT_CREDENTIALS, startFakeAwsKms, type FakeAwsKms } from '../../fakes/aws-kms/server.js';
-import { rejection } from '../pkcs11/helpers.js';
+import { rejection } from './pkcs11/helpers.js';
 
 let fake: FakeAwsKms;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyBackend } from '../../../src/adapters/kms/signer.js';
 import type { AzureKeyVaultKeyConfig, KeyBackendOptions, TestSignOptions } from '../../../src/adapters/kms/types.js';
 import { DEFAULT_CLIENT, startFakeKeyVault, type FakeKeyVault } from '../../fakes/azure-keyvault/server.js';
-import { rejection } from '../pkcs11/helpers.js';
+import { rejection } from './pkcs11/helpers.js';
 
 let fake: FakeKeyVault;
 let options: KeyBackendOptions;

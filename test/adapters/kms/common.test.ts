@@ -7,9 +7,9 @@ import { parseCurve } from '../../../src/adapters/kms/curves.js';
 import { KeyBackendError, redact } from '../../../src/adapters/kms/errors.js';
 import { readPolicy } from '../../../src/adapters/kms/policy.js';
 import { createKeyBackend, keyBackendOptionsFromEnv, parseTestSignRequest, secretValues } from '../../../src/adapters/kms/signer.js';
-import { keyIdCandidates } from '../../../src/adapters/pkcs11/keys.js';
-import { describeMechanism, parseMechanism } from '../../../src/adapters/pkcs11/mechanisms.js';
-import { rejection } from '../pkcs11/helpers.js';
+import { keyIdCandidates } from '../../../src/adapters/kms/pkcs11/keys.js';
+import { describeMechanism, parseMechanism } from '../../../src/adapters/kms/pkcs11/mechanisms.js';
+import { rejection } from './pkcs11/helpers.js';
 
 describe('parsing', () => {
   it('curves in every usual spelling', () => {

@@ -7,7 +7,7 @@ import { createKeyBackend } from '../../../src/adapters/kms/signer.js';
 import type { GcpKmsKeyConfig, KeyBackendOptions, TestSignOptions } from '../../../src/adapters/kms/types.js';
 import type { ServiceAccountFile } from '../../fakes/gcp-kms/auth.js';
 import { startFakeGcpKms, type FakeGcpKms } from '../../fakes/gcp-kms/server.js';
-import { rejection } from '../pkcs11/helpers.js';
+import { rejection } from './pkcs11/helpers.js';
 
 let fake: FakeGcpKms;
 let dir: string;

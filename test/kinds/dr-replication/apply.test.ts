@@ -1,3 +1,4 @@
+import { RedactionSet } from '../../../src/core/redaction.js';
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions } from '../../../src/client/types.js';
 import { revealDeep } from '../../../src/core/secret.js';
@@ -160,7 +161,7 @@ describe('applying DR steps against the world', () => {
     const plan = await planOnce(world, pool, FAILOVER, NO_FLAGS);
     const promote = plan.changes[1]!;
     world.cluster('east').mode = 'secondary'; // as if the demotion had run
-    const err = await drReplicationKind.apply(promote, undefined, { client: pool.get('west'), clients: pool, run: new Map() }).catch((e: Error) => e);
+    const err = await drReplicationKind.apply(promote, undefined, { client: pool.get('west'), clients: pool, run: new Map(), redaction: new RedactionSet() }).catch((e: Error) => e);
     expect((err as Error).message).toContain('no DR operation token at hand for west: the step was given no desired DrReplication set');
   });
 

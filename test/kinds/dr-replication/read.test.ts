@@ -109,4 +109,33 @@ describe('reading DR status', () => {
     expect(live.resources.find((r) => r.address.cluster === 'spare')!.attrs).toEqual({ reachable: false });
     expect(live.notes[0]!.severity).toBe('info');
   });
+
+  it('#13.9: a status report of the wrong shape fails the read, naming cluster, path and field', async () => {
+    const answering = (who: string, data: ApiResponse['data']): ClientPool => ({
+      get: (cluster): ClusterClient => ({
+        cluster,
+        baseUrl: '',
+        requestCount: 0,
+        concurrency: 4,
+        request: async (): Promise<ApiResponse> => ({ status: 200, data: cluster === who ? data : { mode: 'disabled' }, auth: null, warnings: [], body: null }),
+        read: async () => null,
+        list: async () => [],
+        write: async () => ({ status: 204, data: null, auth: null, warnings: [], body: null }),
+        delete: async () => undefined,
+      }),
+    });
+    await expect(drReplicationKind.read(desired, answering('east', { mode: 'primary', cluster_id: 'c', known_secondaries: 'west' }))).rejects.toThrow(
+      'east: GET sys/replication/dr/status: field "known_secondaries" is a string, expected a list of strings',
+    );
+    await expect(drReplicationKind.read(desired, answering('west', { mode: ['secondary'] }))).rejects.toThrow(
+      'west: GET sys/replication/dr/status: field "mode" is a list, expected a string',
+    );
+    await expect(drReplicationKind.read(desired, answering('south', null))).rejects.toThrow(
+      'south: GET sys/replication/dr/status: field "(the answer)" is null, expected an object',
+    );
+    await expect(drReplicationKind.read(desired, answering('east', { cluster_id: 'c' }))).rejects.toThrow('field "mode" is missing');
+    // A newer release's extra fields, and the service's secondaries[] objects, are accepted.
+    const live = await drReplicationKind.read(desired, answering('east', { mode: 'primary', cluster_id: 'c', known_secondaries: [], secondaries: [{ node_id: 'x' }], added: 1 }));
+    expect(live.resources.find((r) => r.address.cluster === 'east')!.attrs).toMatchObject({ mode: 'primary', cluster_id: 'c' });
+  });
 });

@@ -189,8 +189,8 @@ describe('names', () => {
   });
   test('names that cannot be a path segment', async () => {
     expect(await check([`${HEADER}groups:\n  a/b: {}\nusers:\n  "": {}\n`])).toEqual([
-      'f0.yaml:4:3: error: groups.a/b: group name must not be empty or contain "/" or ","',
-      'f0.yaml:6:3: error: users."": user name must not be empty or contain "/" or ","',
+      'f0.yaml:4:3: error: groups.a/b: group name "a/b" must not contain "/" (it would address another object)',
+      'f0.yaml:6:3: error: users."": user name "" must not be empty',
     ]);
   });
   test('a user may name groups that are not defined locally (they may be LDAP groups)', async () => {
@@ -227,8 +227,8 @@ describe('merging documents of one mount', () => {
   });
   test('mount is a single path segment', async () => {
     expect(await check([`${HEADER}mount: /ldap\n`, `${HEADER}mount: corp/ldap\n`])).toEqual([
-      'f0.yaml:3:8: error: mount: must not start or end with "/"',
-      'f1.yaml:3:8: error: mount: must be a single path segment (no "/")',
+      'f0.yaml:3:8: error: mount: "/ldap" must not contain "/" (it would address another object)',
+      'f1.yaml:3:8: error: mount: "corp/ldap" must not contain "/" (it would address another object)',
     ]);
   });
 });

@@ -23,7 +23,7 @@ describe('names', () => {
   test('lower-case, one path segment', async () => {
     expect(await lines([keyDoc('HSM-Signing', 'pkcs11', PKCS11), keyDoc('"a/b"', 'pkcs11', PKCS11)])).toEqual([
       'f0.yaml:3:7: error: name: must be lower-case (e.g. "hsm-signing")',
-      'f1.yaml:3:7: error: name: must be a single path segment (not empty, no "/" or spaces)',
+      'f1.yaml:3:7: error: name: "a/b" must not contain "/" (it would address another object)',
     ]);
   });
   test('unique across all types of a cluster and namespace, across files, naming the first', async () => {

@@ -1,3 +1,4 @@
+import { RedactionSet } from '../../../src/core/redaction.js';
 /** apply of one change: the write, then test/sign with verify (its failure carries the server's reason), or the delete. */
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
@@ -51,7 +52,7 @@ describe('apply', () => {
   test('a create writes the whole configuration with the pin; no verify, no test/sign', async () => {
     const key = await keyOf();
     const { client, calls } = fakeClient();
-    await applyManagedKeyChange(changeOf(key, 'create'), key, { client, clients: { get: () => client }, run: new Map() });
+    await applyManagedKeyChange(changeOf(key, 'create'), key, { client, clients: { get: () => client }, run: new Map(), redaction: new RedactionSet() });
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'POST', path: 'sys/managed-keys/pkcs11/hsm', body: { library: 'softhsm', pin: '1234', mechanism: '0x1041', key_id: '', usages: '' } });
   });
@@ -59,7 +60,7 @@ describe('apply', () => {
   test('with verify, test/sign follows the write with the options given', async () => {
     const key = await keyOf(['verify: { hash_algorithm: sha2-512, use_pss: true }']);
     const { client, calls } = fakeClient();
-    await applyManagedKeyChange(changeOf(key, 'update'), key, { client, clients: { get: () => client }, run: new Map() });
+    await applyManagedKeyChange(changeOf(key, 'update'), key, { client, clients: { get: () => client }, run: new Map(), redaction: new RedactionSet() });
     expect(calls.map((c) => [c.path, c.path.endsWith('sign') ? c.body : undefined])).toEqual([
       ['sys/managed-keys/pkcs11/hsm', undefined],
       ['sys/managed-keys/pkcs11/hsm/test/sign', { hash_algorithm: 'sha2-512', use_pss: true }],
@@ -69,7 +70,7 @@ describe('apply', () => {
   test("a failing test/sign fails the change with the server's reason", async () => {
     const key = await keyOf(['verify: true']);
     const { client } = fakeClient('pkcs11: login failed: CKR_PIN_INCORRECT');
-    await expect(applyManagedKeyChange(changeOf(key, 'create'), key, { client, clients: { get: () => client }, run: new Map() })).rejects.toThrow(
+    await expect(applyManagedKeyChange(changeOf(key, 'create'), key, { client, clients: { get: () => client }, run: new Map(), redaction: new RedactionSet() })).rejects.toThrow(
       /^verify: the key was written but cannot sign: pkcs11: login failed: CKR_PIN_INCORRECT\. Fix the configuration and apply again/,
     );
   });
@@ -77,7 +78,7 @@ describe('apply', () => {
   test('a delete deletes the key at its type', async () => {
     const key = await keyOf();
     const { client, calls } = fakeClient();
-    await applyManagedKeyChange(changeOf(key, 'delete'), undefined, { client, clients: { get: () => client }, run: new Map() });
+    await applyManagedKeyChange(changeOf(key, 'delete'), undefined, { client, clients: { get: () => client }, run: new Map(), redaction: new RedactionSet() });
     expect(calls).toEqual([{ method: 'DELETE', path: 'sys/managed-keys/pkcs11/hsm' }]);
   });
 });
@@ -92,7 +93,7 @@ describe('errors never carry a part of a secret', () => {
     ).resources[0] as DesiredManagedKey;
     const { client } = fakeClient();
     const failing = { ...client, write: async () => Promise.reject(new Error(`bad key MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7 and kid-0123456789 for a@b`)) };
-    await expect(applyManagedKeyChange(changeOf(key, 'create'), key, { client: failing, clients: { get: () => failing }, run: new Map() })).rejects.toThrow(
+    await expect(applyManagedKeyChange(changeOf(key, 'create'), key, { client: failing, clients: { get: () => failing }, run: new Map(), redaction: new RedactionSet() })).rejects.toThrow(
       'bad key (sensitive) and (sensitive) for a@b',
     );
   });

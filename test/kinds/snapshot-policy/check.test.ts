@@ -24,7 +24,7 @@ async function desired() {
 }
 
 function pool(read: (path: string) => Promise<unknown>): ClientPool {
-  return { get: () => ({ read }) as unknown as ClusterClient };
+  return { get: () => ({ cluster: 'default', read }) as unknown as ClusterClient };
 }
 
 async function statusFindings(clients: ClientPool | undefined) {
@@ -62,5 +62,16 @@ describe('check of a snapshot policy', () => {
     const err = new TransportError({ cluster: 'default', method: 'GET', url: 'http://127.0.0.1:1/v1/x', code: 'ECONNREFUSED', attempts: 1, message: 'cannot reach default at http://127.0.0.1:1/v1: connection refused' });
     const f = await statusFindings(pool(async () => { throw err; }));
     expect(f).toEqual([expect.objectContaining({ ok: false, message: 'cannot reach the server for the status: cannot reach default at http://127.0.0.1:1/v1: connection refused' })]);
+  });
+
+  test('#13.9: a status of the wrong shape is a failing finding naming cluster, path and field, not a crash', async () => {
+    const f = await statusFindings(pool(async () => ({ last_snapshot_error: 7, last_snapshot_end: ['2030-01-01T11:30:01Z'] })));
+    expect(f).toEqual([
+      expect.objectContaining({
+        ok: false,
+        message:
+          'cannot read the status: default: GET sys/storage/raft/snapshot-auto/status/hourly: field "last_snapshot_end" is a list, expected a string; field "last_snapshot_error" is a number, expected a string',
+      }),
+    ]);
   });
 });

@@ -48,11 +48,11 @@ describe('export', () => {
 
   test('a token without sudo gets the sudo explanation, not a bare 403', async () => {
     const denied = new ApiError({ cluster: 'east', method: 'LIST', url: 'http://x/v1/sys/storage/raft/snapshot-auto/config', status: 403, errors: ['permission denied'], message: 'LIST ...: 403 Forbidden: permission denied' });
-    const client = { list: () => Promise.reject(denied) } as unknown as ClusterClient;
+    const client = { cluster: 'east', request: () => Promise.reject(denied) } as unknown as ClusterClient;
     await expect(exportSnapshotPolicies(client, cluster)).rejects.toThrow(
       'east: managing snapshot policies needs a token with the sudo capability on sys/storage/raft/snapshot-auto (the server answered LIST http://x/v1/sys/storage/raft/snapshot-auto/config: 403 permission denied)',
     );
     const other = new ApiError({ cluster: 'east', method: 'LIST', url: 'u', status: 500, errors: [], message: 'boom' });
-    await expect(exportSnapshotPolicies({ list: () => Promise.reject(other) } as unknown as ClusterClient, cluster)).rejects.toBe(other);
+    await expect(exportSnapshotPolicies({ cluster: 'east', request: () => Promise.reject(other) } as unknown as ClusterClient, cluster)).rejects.toBe(other);
   });
 });

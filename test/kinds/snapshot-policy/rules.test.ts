@@ -184,8 +184,8 @@ describe('names', () => {
   });
   test('a name is one path segment', async () => {
     expect(await check([policy('a/b', ...LOCAL), policy('" x"', ...LOCAL)])).toEqual([
-      'f0.yaml:3:7: error: name: must be a single path segment (no "/")',
-      'f1.yaml:3:7: error: name: must not contain spaces',
+      'f0.yaml:3:7: error: name: "a/b" must not contain "/" (it would address another object)',
+      'f1.yaml:3:7: error: name: " x" must not contain spaces',
     ]);
   });
   test('documents of one cluster agree on prune', async () => {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitNamespace, withNamespaceHeader } from '../../../src/server/namespaces/path.js';
+import { splitNamespace } from '../../../src/server/namespaces/path.js';
 import { startKeyServer, type KeyClient, type KeyServer } from './helpers.js';
 
 let s: KeyServer;
@@ -110,8 +110,6 @@ describe('routing', () => {
     expect(splitNamespace('team-a/auth/ldap/login/sys')).toEqual({ namespace: 'team-a', rest: 'auth/ldap/login/sys' });
     expect(splitNamespace('nothing/here')).toEqual({ namespace: '', rest: 'nothing/here' });
     expect(splitNamespace('identity/sys/mounts')).toBeUndefined();
-    expect(withNamespaceHeader('sys/mounts', '/a/b/')).toBe('a/b/sys/mounts');
-    expect(withNamespaceHeader('sys/mounts', 'root')).toBe('sys/mounts');
   });
 
   it('root paths work as before; root-only paths are not served in a namespace', async () => {

@@ -3,9 +3,9 @@
  * data on the token and verifies the signature with the key's public key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModule } from '../../../src/adapters/pkcs11/module.js';
+import { loadModule } from '../../../src/adapters/kms/pkcs11/module.js';
 import { startSoftHsm, type SoftHsm } from '../../support/softhsm.js';
-import { instrumentSigning } from '../../adapters/pkcs11/helpers.js';
+import { instrumentSigning } from '../../adapters/kms/pkcs11/helpers.js';
 import { expectLoggedFailure, expectNoCanaries, expectRefused, expectSigned, startKeyServer, type KeyClient, type KeyServer } from './helpers.js';
 
 const PIN = 'pin-canary-5f1e77';

@@ -22,7 +22,20 @@ const key = snapshotKeyOf(material.root_key);
 function clearSnapshot(entryLines: string[], entries = entryLines.length): Buffer {
   const header = { format: 1, cluster_name: 'east', cluster_id: '5f0c-id', index: 42, entries, created_at: '2024-05-01T10:00:00.000Z' };
   const body = ['LOCKSTEP-SNAPSHOT', JSON.stringify(header), ...entryLines].join('\n') + '\n';
+  return withChecksum(body);
+}
+
+/** The file with its checksum trailer made consistent again (anyone can: the hash has no key). */
+function withChecksum(body: string): Buffer {
   return Buffer.from(body + `sha256:${createHash('sha256').update(body).digest('hex')}\n`);
+}
+
+/** `data` with its header line rewritten by `edit`, and a consistent checksum. */
+function rewriteHeader(data: Buffer, edit: (header: Record<string, unknown>) => Record<string, unknown>): Buffer {
+  const text = data.toString('utf8');
+  const lines = text.slice(0, text.lastIndexOf('sha256:')).split('\n');
+  lines[1] = JSON.stringify(edit(JSON.parse(lines[1]!)));
+  return withChecksum(lines.join('\n'));
 }
 
 describe('snapshot file format', () => {
@@ -33,7 +46,7 @@ describe('snapshot file format', () => {
     expect(text).toMatch(/\nsha256:[0-9a-f]{64}\n$/);
     const decoded = decodeSnapshot(data, [key]);
     expect(decoded.header).toEqual({
-      format: 2,
+      format: 3,
       cluster_name: 'east',
       cluster_id: '5f0c-id',
       index: 42,
@@ -55,14 +68,29 @@ describe('snapshot file format', () => {
     expect(snapshotKeyFromShares(['zz not a share'])).toBeUndefined();
   });
 
-  it('still reads a format 1 snapshot (entries in clear) without a key', () => {
-    const decoded = decodeSnapshot(clearSnapshot(['["a/key","plain"]', '["b/key",{"n":1}]']), []);
-    expect(decoded.header.format).toBe(1);
-    expect(decoded.entries).toEqual([
-      ['a/key', 'plain'],
-      ['b/key', { n: 1 }],
-    ]);
-    expect(() => decodeSnapshot(clearSnapshot(['["a/key","plain"]'], 2), [])).toThrow(/announces 2 entries but the file holds 1/);
+  it('#13.11: refuses a snapshot whose header was rewritten (index, cluster_name, any field), though its checksum is made to match', () => {
+    const data = encodeSnapshot(state, cluster, new Date('2024-05-01T10:00:00Z'), key);
+    const rewrites: Array<(h: Record<string, unknown>) => Record<string, unknown>> = [
+      (h) => ({ ...h, index: 999_999 }),
+      (h) => ({ ...h, cluster_name: 'west' }),
+      (h) => ({ ...h, cluster_id: 'other' }),
+      (h) => ({ ...h, created_at: '2030-01-01T00:00:00.000Z' }),
+      (h) => ({ ...h, extra: true }),
+      (h) => ({ ...h }), // the same fields, serialised again: the header is bound byte for byte
+    ];
+    for (const edit of rewrites) {
+      const forged = rewriteHeader(data, edit);
+      if (forged.equals(data)) continue;
+      expect(() => decodeSnapshot(forged, [key])).toThrow(/the header does not match the sealed entries: a header field was rewritten, or the file is corrupt/);
+    }
+  });
+
+  it('#13.11: refuses the formats of earlier versions, whose headers are not authenticated (format 1 in clear, format 2)', () => {
+    expect(() => decodeSnapshot(clearSnapshot(['["a/key","plain"]']), [])).toThrow(
+      /snapshot format 1 was written by an earlier version of lockstep: its header is not authenticated, so this version does not restore it/,
+    );
+    const format2 = rewriteHeader(encodeSnapshot(state, cluster, new Date(), key), (h) => ({ ...h, format: 2 }));
+    expect(() => decodeSnapshot(format2, [key])).toThrow(/snapshot format 2 was written by an earlier version/);
   });
 
   it('does not change its input', () => {
@@ -82,10 +110,8 @@ describe('snapshot file format', () => {
     expect(() => decodeSnapshot(Buffer.alloc(0), [key])).toThrow(/not a lockstep snapshot/);
 
     // A consistent checksum over a lying header is still refused.
-    const lying = encodeSnapshot(state, cluster, new Date(), key).toString('utf8').replace('"entries":3', '"entries":4');
-    const body = lying.slice(0, lying.lastIndexOf('sha256:'));
-    const resealed = Buffer.from(body + `sha256:${createHash('sha256').update(body).digest('hex')}\n`);
-    expect(() => decodeSnapshot(resealed, [key])).toThrow(/announces 4 entries but the file holds 3/);
+    const lying = rewriteHeader(data, (h) => ({ ...h, entries: 4 }));
+    expect(() => decodeSnapshot(lying, [key])).toThrow(/the header does not match the sealed entries/);
   });
 });
 

@@ -5,6 +5,7 @@
  * refused before anything starts; with a data directory the restore replaces its state
  * durably; with several clusters it goes to the one named.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +148,21 @@ describe('restore from a snapshot', () => {
     await other.close();
     await expect(startServer({ port: 0, restore: snapshotFile, restoreKeys: [otherShares] })).rejects.toThrow(needsKeys);
     await expect(startServer({ port: 0, restore: snapshotFile, restoreKeys: [['not a share!']] })).rejects.toThrow(/restore key set 1 holds a share that is not hex or base64/);
+  });
+
+  it('#13.11: refuses a snapshot whose header was rewritten (index, cluster_name), checksum made to match, naming the file', async () => {
+    const text = (await readFile(snapshotFile)).toString('utf8');
+    const lines = text.slice(0, text.lastIndexOf('sha256:')).split('\n');
+    for (const edit of [{ index: 1_000_000 }, { cluster_name: 'prod-east' }]) {
+      const forgedLines = [...lines];
+      forgedLines[1] = JSON.stringify({ ...JSON.parse(lines[1]!), ...edit });
+      const body = forgedLines.join('\n');
+      const forged = join(dir, 'forged-header.snap');
+      await writeFile(forged, body + `sha256:${createHash('sha256').update(body).digest('hex')}\n`);
+      await expect(startServer({ port: 0, restore: forged, restoreKeys: [sourceShares] })).rejects.toThrow(
+        `cannot restore snapshot ${forged}: the header does not match the sealed entries: a header field was rewritten, or the file is corrupt`,
+      );
+    }
   });
 
   it("opens a snapshot of the cluster's own data directory without being given keys", async () => {

@@ -1,8 +1,10 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { appendFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Barrier } from '../../../src/server/storage/barrier.js';
+import { CHAIN_START, recordAad } from '../../../src/server/storage/file-journal.js';
 import { KvStore, type StoreEvent } from '../../../src/server/storage/kv-store.js';
 import { decodeRecords, encodeRecord } from '../../../src/server/storage/record-codec.js';
 
@@ -120,7 +122,7 @@ describe('KvStore on disk', () => {
     const reopened = await open();
     expect(reopened.get('a')).toBe(1);
     await reopened.close();
-    const record = encodeRecord(barrier.seal(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] }))));
+    const record = encodeRecord(barrier.seal(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] })), Buffer.alloc(0)));
     record[record.length - 1] ^= 0xff;
     await appendFile(logFile(), record);
     const { store: again, droppedBytes } = await KvStore.open({ dir, barrier });
@@ -134,7 +136,7 @@ describe('KvStore on disk', () => {
     for (let i = 0; i < 300; i++) await store.put(`key${i % 20}`, { i, pad: 'x'.repeat(50) });
     await store.close();
     expect((await stat(logFile())).size).toBeLessThan(3 * 4096);
-    const first = barrier.open(decodeRecords(await readFile(logFile())).payloads[0]!)!.toString();
+    const first = barrier.open(decodeRecords(await readFile(logFile())).payloads[0]!, recordAad(CHAIN_START))!.toString();
     expect(JSON.parse(first).s).toBeGreaterThan(0); // the file starts with a snapshot
     const again = await open();
     expect(again.index).toBe(300);
@@ -189,41 +191,93 @@ describe('KvStore on disk is sealed', () => {
     const store = await open();
     await store.put('a', 1);
     await store.close();
-    await expect(KvStore.open({ dir, barrier: new Barrier(Barrier.newKey()) })).rejects.toThrow(/record 1 does not open with this cluster's storage key/);
+    await expect(KvStore.open({ dir, barrier: new Barrier(Barrier.newKey()) })).rejects.toThrow(/store\.log: record 1 does not open at its place in the log: .*or it was sealed with another cluster's storage key/);
   });
 
-  it('reads a log an earlier version wrote in clear, then rewrites it sealed', async () => {
-    const clear = [
-      encodeRecord(Buffer.from(JSON.stringify({ i: 1, o: [['a', { secret: CANARY }]] }))),
-      encodeRecord(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] }))),
-    ];
-    await writeFile(logFile(), Buffer.concat(clear));
+  it('#13.11: refuses a log of an earlier version (records in clear, or sealed without AAD), naming the file', async () => {
+    const clear = encodeRecord(Buffer.from(JSON.stringify({ i: 1, o: [['a', { secret: CANARY }]] })));
+    await writeFile(logFile(), clear);
+    await expect(open()).rejects.toThrow(`${logFile()} was written by an earlier version of lockstep (records in clear); this version does not read it`);
+    // Version 0x01: AES-256-GCM with the same key, but no AAD.
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, nonce);
+    const body = Buffer.concat([cipher.update(JSON.stringify({ i: 1, o: [['a', 1]] })), cipher.final()]);
+    await writeFile(logFile(), encodeRecord(Buffer.concat([Buffer.from([0x01]), nonce, body, cipher.getAuthTag()])));
+    await expect(open()).rejects.toThrow(/store\.log was written by an earlier version of lockstep \(records not bound to their place in the log\)/);
+  });
+});
+
+/**
+ * #13.11: as the real barrier binds each entry to its storage path (hashicorp/vault
+ * vault/barrier_aes_gcm.go, AESGCMVersion2: the path is the AEAD's additional data), each record
+ * of the log is bound to its place: the digest of the sealed record before it is its AAD.
+ */
+describe('#13.11 sealed records are bound to their place in the log', () => {
+  async function writeThree(): Promise<Buffer[]> {
     const store = await open();
-    expect(store.entries()).toEqual([
-      ['a', { secret: CANARY }],
-      ['b', 2],
-    ]);
-    expect(store.index).toBe(2);
-    expect((await readFile(logFile())).includes(CANARY)).toBe(false);
-    await store.put('c', 3);
+    await store.put('role', 'reader');
+    await store.put('role', 'admin');
+    await store.put('other', 1);
     await store.close();
-    const again = await open();
-    expect(again.index).toBe(3);
-    expect(again.get('a')).toEqual({ secret: CANARY });
+    const { payloads, validLength } = decodeRecords(await readFile(logFile()));
+    expect(payloads).toHaveLength(3);
+    expect(validLength).toBe((await stat(logFile())).size);
+    return payloads.map((p) => Buffer.from(p));
+  }
+
+  it('#13.11: two records whose sealed bytes are swapped are refused on read, with the file and the record named', async () => {
+    const [first, second, third] = await writeThree();
+    // Framed again with correct checksums: only the order of the sealed records changed.
+    await writeFile(logFile(), Buffer.concat([second!, first!, third!].map(encodeRecord)));
+    await expect(open()).rejects.toThrow(`${logFile()}: record 1 does not open at its place in the log: records were swapped, removed or copied in from another log`);
+    await writeFile(logFile(), Buffer.concat([first!, third!, second!].map(encodeRecord)));
+    await expect(open()).rejects.toThrow(`${logFile()}: record 2 does not open at its place in the log`);
+  });
+
+  it('#13.11: a record removed from the middle, repeated, or copied in from another log is refused', async () => {
+    const [first, second, third] = await writeThree();
+    await writeFile(logFile(), Buffer.concat([first!, third!].map(encodeRecord)));
+    await expect(open()).rejects.toThrow(/record 2 does not open at its place in the log/);
+    await writeFile(logFile(), Buffer.concat([first!, second!, second!, third!].map(encodeRecord)));
+    await expect(open()).rejects.toThrow(/record 3 does not open at its place in the log/);
+    // Another log of the same cluster (same storage key): its records open only in their own log.
+    await rm(logFile());
+    const other = await open();
+    await other.put('role', 'root');
+    await other.close();
+    const [foreign] = decodeRecords(await readFile(logFile())).payloads;
+    await writeFile(logFile(), Buffer.concat([first!, second!, Buffer.from(foreign!)].map(encodeRecord)));
+    // The foreign record is the first of its log: at place 3 of this one it does not open.
+    await expect(open()).rejects.toThrow(/record 3 does not open at its place in the log/);
+  });
+
+  it('#13.11: still opens its own records in order, through appends, a compaction and a reopen', async () => {
+    const store = await open({ compactAfterBytes: 1024 });
+    for (let i = 0; i < 60; i++) await store.put(`k${i % 5}`, { i, pad: 'x'.repeat(40) });
+    await store.close();
+    const again = await open({ compactAfterBytes: 1024 });
+    expect(again.get('k4')).toEqual({ i: 59, pad: 'x'.repeat(40) });
+    await again.put('k0', 'last');
     await again.close();
+    const last = await open();
+    expect(last.get('k0')).toBe('last');
+    expect(last.index).toBe(61);
+    await last.close();
   });
 });
 
 describe('Barrier', () => {
-  it('opens what it sealed, and nothing sealed with another key or altered', () => {
-    const sealed = barrier.seal(Buffer.from('hello'));
-    expect(barrier.open(sealed)!.toString()).toBe('hello');
-    expect(new Barrier(Barrier.newKey()).open(sealed)).toBeUndefined();
+  it('opens what it sealed for the same AAD, and nothing sealed with another key, for another AAD, or altered', () => {
+    const aad = Buffer.from('place 1');
+    const sealed = barrier.seal(Buffer.from('hello'), aad);
+    expect(barrier.open(sealed, aad)!.toString()).toBe('hello');
+    expect(barrier.open(sealed, Buffer.from('place 2'))).toBeUndefined();
+    expect(new Barrier(Barrier.newKey()).open(sealed, aad)).toBeUndefined();
     const altered = Buffer.from(sealed);
     altered[altered.length - 20] ^= 1;
-    expect(barrier.open(altered)).toBeUndefined();
-    expect(barrier.open(Buffer.from('{"i":1}'))).toBeUndefined();
+    expect(barrier.open(altered, aad)).toBeUndefined();
+    expect(barrier.open(Buffer.from('{"i":1}'), aad)).toBeUndefined();
     // A fresh nonce each time: the same text never seals to the same bytes.
-    expect(barrier.seal(Buffer.from('hello')).equals(sealed)).toBe(false);
+    expect(barrier.seal(Buffer.from('hello'), aad).equals(sealed)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { RedactionSet } from '../../../../src/core/redaction.js';
 import { runChanges, type ApplyOutcome } from '../../../../src/apply/applier.js';
 import type { Change } from '../../../../src/core/plan.js';
 import type { DesiredState, LiveState } from '../../../../src/core/resource.js';
@@ -44,7 +45,7 @@ export async function applyChanges(result: PlanResult, pool: WorldPool, flags: {
   const secretTexts = [...collectSecretTexts(desired?.writeOnly ?? {})];
   const outcome = await runChanges(
     result.changes,
-    (change) => drReplicationKind.apply(change, desired, { client: pool.get(change.address.cluster), clients: pool, run }),
+    (change) => drReplicationKind.apply(change, desired, { client: pool.get(change.address.cluster), clients: pool, run, redaction: new RedactionSet() }),
     { concurrency: 4, describeError: (err) => scrub(err instanceof Error ? err.message : String(err), secretTexts) },
   );
   return { refused: false, outcome };

@@ -1,6 +1,6 @@
 /** Shared bits of the pkcs11 adapter tests. */
 import type { PKCS11 } from 'pkcs11js';
-import { KeyBackendError } from '../../../src/adapters/kms/errors.js';
+import { KeyBackendError } from '../../../../src/adapters/kms/errors.js';
 
 /** The KeyBackendError a promise rejects with (fails the test if it resolves or throws another type). */
 export async function rejection(p: Promise<unknown>): Promise<KeyBackendError> {

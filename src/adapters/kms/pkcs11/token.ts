@@ -9,7 +9,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { PKCS11 } from 'pkcs11js';
-import { KeyBackendError } from '../kms/errors.js';
+import { KeyBackendError } from '../errors.js';
 import { CKF_RW_SESSION, CKF_SERIAL_SESSION, CKU_USER } from './constants.js';
 import { isCkr, pkcs11Error } from './errors.js';
 import type { Pkcs11Module } from './module.js';

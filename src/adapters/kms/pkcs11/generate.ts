@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PKCS11, Template } from 'pkcs11js';
-import type { CurveName } from '../kms/curves.js';
+import type { CurveName } from '../curves.js';
 import {
   CKA_CLASS, CKA_DECRYPT, CKA_EC_PARAMS, CKA_ENCRYPT, CKA_EXTRACTABLE, CKA_ID, CKA_LABEL,
   CKA_MODULUS_BITS, CKA_PRIVATE, CKA_PUBLIC_EXPONENT, CKA_SENSITIVE, CKA_SIGN, CKA_TOKEN,

@@ -1,5 +1,5 @@
 /** Turns pkcs11js errors (message `CKR_*`) into KeyBackendErrors with a context. */
-import { KeyBackendError, firstLine, type KeyBackendErrorCode } from '../kms/errors.js';
+import { KeyBackendError, firstLine, type KeyBackendErrorCode } from '../errors.js';
 
 /** The CKR_* name of a pkcs11js Pkcs11Error, or undefined for anything else. */
 export function ckrName(err: unknown): string | undefined {

@@ -1,10 +1,10 @@
 /** pkcs11 test/sign against a real SoftHSM2 token. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HASH_ALGORITHMS, type HashAlgorithm } from '../../../src/adapters/kms/hash.js';
-import { createKeyBackend } from '../../../src/adapters/kms/signer.js';
-import type { Pkcs11KeyConfig } from '../../../src/adapters/kms/types.js';
-import { loadModule } from '../../../src/adapters/pkcs11/module.js';
-import { startSoftHsm, type SoftHsm } from '../../support/softhsm.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from '../../../../src/adapters/kms/hash.js';
+import { createKeyBackend } from '../../../../src/adapters/kms/signer.js';
+import type { Pkcs11KeyConfig } from '../../../../src/adapters/kms/types.js';
+import { loadModule } from '../../../../src/adapters/kms/pkcs11/module.js';
+import { startSoftHsm, type SoftHsm } from '../../../support/softhsm.js';
 import { instrumentSigning, rejection } from './helpers.js';
 
 let hsm: SoftHsm;

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { PKCS11 } from 'pkcs11js';
-import { KeyBackendError, firstLine } from '../kms/errors.js';
+import { KeyBackendError, firstLine } from '../errors.js';
 import { CKF_OS_LOCKING_OK } from './constants.js';
 import { isCkr, pkcs11Error } from './errors.js';
 

@@ -7,8 +7,8 @@
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { PKCS11, Template } from 'pkcs11js';
-import { KeyBackendError } from '../kms/errors.js';
-import type { CurveName } from '../kms/curves.js';
+import { KeyBackendError } from '../errors.js';
+import type { CurveName } from '../curves.js';
 import {
   CKA_CLASS, CKA_EC_PARAMS, CKA_EC_POINT, CKA_ID, CKA_KEY_TYPE, CKA_LABEL, CKA_MODULUS,
   CKA_PUBLIC_EXPONENT, CKA_SIGN, CKK_EC, CKK_RSA, CKO_PRIVATE_KEY, CKO_PUBLIC_KEY,

@@ -1,9 +1,9 @@
 /** The pkcs11 key configuration, validated. */
-import { FieldReader, RSA_KEY_BITS } from '../kms/config.js';
-import { parseCurve, type CurveName } from '../kms/curves.js';
-import { KeyBackendError } from '../kms/errors.js';
-import { readPolicy, type KeyPolicy } from '../kms/policy.js';
-import type { Pkcs11KeyConfig } from '../kms/types.js';
+import { FieldReader, RSA_KEY_BITS } from '../config.js';
+import { parseCurve, type CurveName } from '../curves.js';
+import { KeyBackendError } from '../errors.js';
+import { readPolicy, type KeyPolicy } from '../policy.js';
+import type { Pkcs11KeyConfig } from '../types.js';
 import { mechanismFamily, parseMechanism } from './mechanisms.js';
 
 export interface Pkcs11Settings {

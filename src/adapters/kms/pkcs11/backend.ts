@@ -1,11 +1,11 @@
 /** The pkcs11 managed-key backend (SoftHSM2 and real HSMs through their PKCS#11 library). */
 import { randomBytes } from 'node:crypto';
 import type { PKCS11 } from 'pkcs11js';
-import { KeyBackendError } from '../kms/errors.js';
-import { DEFAULT_HASH } from '../kms/hash.js';
-import { assertMayGenerate, assertMaySign } from '../kms/policy.js';
-import { runProbe, type Probe } from '../kms/probe.js';
-import type { BackendFinding, KeyBackend, Pkcs11KeyConfig, TestSignOptions } from '../kms/types.js';
+import { KeyBackendError } from '../errors.js';
+import { DEFAULT_HASH } from '../hash.js';
+import { assertMayGenerate, assertMaySign } from '../policy.js';
+import { runProbe, type Probe } from '../probe.js';
+import type { BackendFinding, KeyBackend, Pkcs11KeyConfig, TestSignOptions } from '../types.js';
 import { CKM_ECDSA, CKM_RSA_PKCS } from './constants.js';
 import { generateKeyPair } from './generate.js';
 import { describeKey, findPrivateKeys, publicKeyOf, readPrivateKey, type PrivateKeyInfo } from './keys.js';

@@ -1,8 +1,8 @@
 /** One signature with a private key found on the token, checked against its public key. */
 import type { PKCS11 } from 'pkcs11js';
-import { KeyBackendError } from '../kms/errors.js';
-import { digest, digestInfo, hashInfo, type HashAlgorithm } from '../kms/hash.js';
-import { assertSignatureVerifies } from '../kms/verify.js';
+import { KeyBackendError } from '../errors.js';
+import { digest, digestInfo, hashInfo, type HashAlgorithm } from '../hash.js';
+import { assertSignatureVerifies } from '../verify.js';
 import { CKF_SIGN, CK_PARAMS_RSA_PSS } from './constants.js';
 import { pkcs11Error } from './errors.js';
 import { publicKeyOf, type PrivateKeyInfo } from './keys.js';

@@ -1,7 +1,7 @@
 /** EC domain parameters and points as PKCS#11 stores them (DER). */
 import type { JsonWebKey } from 'node:crypto';
-import { KeyBackendError } from '../kms/errors.js';
-import { coordinateLength, type CurveName } from '../kms/curves.js';
+import { KeyBackendError } from '../errors.js';
+import { coordinateLength, type CurveName } from '../curves.js';
 
 /** DER-encoded OBJECT IDENTIFIER of each curve: the value of CKA_EC_PARAMS. */
 export const CURVE_PARAMS: Record<CurveName, Buffer> = {

@@ -7,8 +7,8 @@
  * the three raw mechanisms from the token. An unknown mechanism is allowed (the spec says so):
  * the key's own CKA_KEY_TYPE then decides, but such a key cannot be generated.
  */
-import { KeyBackendError } from '../kms/errors.js';
-import type { HashAlgorithm } from '../kms/hash.js';
+import { KeyBackendError } from '../errors.js';
+import type { HashAlgorithm } from '../hash.js';
 import { CKM_ECDSA, CKM_RSA_PKCS, CKM_RSA_PKCS_PSS } from './constants.js';
 
 export type KeyFamily = 'EC' | 'RSA';

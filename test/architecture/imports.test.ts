@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Imports point one way: the pipeline's stages only downwards, the emulator apart (it imports
+// nothing of the reconciler but the adapters), and no module reaches itself again through its
+// imports. A new cycle or an upward import fails here, naming the files.
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** Which top-level folders of src/ each may import (besides itself). `.` is src/ itself (cli.ts). */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  core: [],
+  adapters: [],
+  load: ['core'],
+  client: ['core'],
+  diff: ['core'],
+  order: ['core'],
+  render: ['core'],
+  planfile: ['core'],
+  apply: ['core'],
+  build: ['core'],
+  check: ['core', 'adapters'],
+  kinds: ['core', 'adapters', 'check', 'client', 'diff', 'load'],
+  validate: ['core', 'kinds', 'load'],
+  commands: ['core', 'adapters', 'load', 'client', 'diff', 'order', 'render', 'planfile', 'apply', 'check', 'kinds', 'validate', 'server'],
+  server: ['adapters'],
+  '.': ['commands', 'core'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+// `import ... from './x.js'`, `export ... from './x.js'`, `import('./x.js')`: relative specifiers only.
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\bfrom\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => path.resolve(path.dirname(file), (m[1] ?? m[2])!).replace(/\.js$/, '.ts'));
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const rel = (f: string): string => path.relative(SRC, f);
+const topFolder = (f: string): string => (rel(f).includes(path.sep) ? rel(f).split(path.sep)[0]! : '.');
+
+describe('imports', () => {
+  it('finds the sources and their imports', () => {
+    expect(files.length).toBeGreaterThan(300);
+    expect([...graph.values()].flat().length).toBeGreaterThan(1000);
+  });
+
+  it('every relative import names a file that exists', () => {
+    const missing = [...graph].flatMap(([f, targets]) => targets.filter((t) => !graph.has(t)).map((t) => `${rel(f)} -> ${rel(t)}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('no folder imports a stage above it, and the emulator imports nothing of the reconciler', () => {
+    expect(Object.keys(MAY_IMPORT).sort()).toEqual([...new Set(files.map(topFolder))].sort());
+    const upward = [...graph].flatMap(([f, targets]) =>
+      targets
+        .filter((t) => topFolder(t) !== topFolder(f) && !(MAY_IMPORT[topFolder(f)] ?? []).includes(topFolder(t)))
+        .map((t) => `${rel(f)} -> ${rel(t)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('no import cycle between files', () => {
+    expect(cyclesOf(graph).map((c) => c.map(rel).join(' -> '))).toEqual([]);
+  });
+});
+
+/** Strongly connected components of more than one file (Tarjan), each a cycle to report. */
+function cyclesOf(g: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of g.get(v) ?? []) {
+      if (!g.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.reverse());
+    }
+  };
+  for (const f of g.keys()) if (!index.has(f)) visit(f);
+  return found;
+}

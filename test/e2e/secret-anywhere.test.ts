@@ -1,0 +1,65 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outputRecorder } from '../support/canaries.js';
+import { runCli, type CliResult } from '../support/cli.js';
+import { expectNoChanges } from '../support/e2e.js';
+import { startTestServer, type TestCluster } from '../support/server.js';
+
+// Contract section 5: a value that is a secret anywhere (a cluster token, any value read into a
+// secret field) is redacted wherever it appears, in any field and any escaped form.
+const BINDPASS = 'canary-bind"pass\\9d2e';
+
+let cluster: TestCluster;
+let dir: string;
+
+beforeAll(async () => {
+  cluster = await startTestServer(`root-canary-${Math.random().toString(36).slice(2)}`);
+  dir = await mkdtemp(path.join(tmpdir(), 'lockstep-secret-anywhere-'));
+});
+afterAll(async () => {
+  await cluster.server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[]): Promise<CliResult> => runCli(args, { env: { ...cluster.env, LDAP_BINDPASS: BINDPASS } });
+
+describe('a secret reused in a field that is not secret', () => {
+  it('#13.3: the cluster token as binddn and the bindpass inside userdn never show, in any format or the saved plan', async () => {
+    const recorder = outputRecorder();
+    const file = path.join(dir, 'ldap.yaml');
+    await writeFile(
+      file,
+      `apiVersion: lockstep/v1
+kind: LdapAuth
+config:
+  url: ldap://ldap.example.com
+  binddn: \${env:SERVICE_TOKEN}
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: \${env:LDAP_BINDPASS}
+  userattr: uid
+groups:
+  admins: { policies: [admin] }
+`,
+    );
+    const saved = path.join(dir, 'plan.json');
+    const text = recorder.record(await cli(['plan', file, '--out', saved]));
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/binddn: "" -> "\(sensitive\)"/);
+    expect(text.stdout).toMatch(/userdn: "" -> "\(sensitive\)"/);
+    for (const format of ['json', 'markdown']) {
+      const run = recorder.record(await cli(['plan', file, '--format', format]));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('(sensitive)');
+    }
+    recorder.add(await readFile(saved, 'utf8'));
+    const applied = recorder.record(await cli(['apply', saved]));
+    expect(applied.code, applied.stderr + applied.stdout).toBe(0);
+    // The server holds what the manifest asked for: the values are sent, only never shown.
+    const config = (await cluster.raw('GET', 'auth/ldap/config')).body as { data: Record<string, unknown> };
+    expect(config.data['binddn']).toBe(cluster.token);
+    await expectNoChanges(cli, file);
+    recorder.expectNoCanaries([cluster.token, BINDPASS], 2000);
+  });
+});

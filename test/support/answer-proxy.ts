@@ -1,0 +1,90 @@
+/**
+ * A loopback HTTP proxy in front of the embedded server that rewrites chosen answers: a server
+ * that answers in shapes the real one never would (a list where a string belongs, a name that
+ * cannot be addressed), with every other answer the emulator's own. Records every request.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** `GET auth/ldap/config`, or `LIST auth/ldap/users` for a list (either form). */
+export type AnswerKey = string;
+
+/** Changes a parsed answer body in place (or returns a replacement). */
+export type Rewrite = (body: Record<string, unknown>) => unknown;
+
+export interface AnswerProxy {
+  /** Base URL to give lockstep instead of the server's (`http://127.0.0.1:<port>/v1`). */
+  baseUrl: string;
+  /** Every request seen: `METHOD path` (path after /v1/, decoded, `LIST` for lists). */
+  requests: string[];
+  rewrite(key: AnswerKey, change: Rewrite): void;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerProxy> {
+  const rewrites = new Map<AnswerKey, Rewrite>();
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const url = new URL(req.url ?? '/', 'http://proxy');
+      const path = decodeURIComponent(url.pathname.replace(/^\/v1\//, ''));
+      const isList = req.method === 'LIST' || url.searchParams.get('list') === 'true';
+      const key = `${isList ? 'LIST' : req.method} ${path}`;
+      requests.push(key);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) headers[name] = value;
+      }
+      const upstream = await fetch(`${upstreamBaseUrl}${url.pathname.replace(/^\/v1/, '')}${url.search}`, {
+        method: req.method === 'LIST' ? 'GET' : req.method,
+        headers,
+        body: body.length > 0 ? new Uint8Array(body) : undefined,
+      });
+      let text = await upstream.text();
+      const change = rewrites.get(key);
+      if (change && text !== '') {
+        const parsed = JSON.parse(text) as Record<string, unknown>;
+        const replaced = change(parsed);
+        text = JSON.stringify(replaced === undefined ? parsed : replaced);
+        // JSON.stringify cannot write what JSON.parse reads as Infinity: put the literal back.
+        text = text.replace(/"__1e400__"/g, '1e400');
+      }
+      const status = change && upstream.status === 404 ? 200 : upstream.status;
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    })().catch((err: unknown) => {
+      res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: [String(err)] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    rewrite: (key, change) => void rewrites.set(key, change),
+    clear: () => {
+      rewrites.clear();
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A value that the proxy writes as the JSON number literal `1e400` (Infinity once parsed). */
+export const HUGE_NUMBER = '__1e400__';
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
