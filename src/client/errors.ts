@@ -46,6 +46,29 @@ export class TransportError extends Error {
   }
 }
 
+/** Code of a RefusedRequestError. */
+export const UNADDRESSABLE_CODE = 'LOCKSTEP_UNADDRESSABLE';
+
+/**
+ * A request lockstep refuses to send: a path segment the service cannot address (it would reach
+ * another object than the one named). Nothing went over the network.
+ */
+export class RefusedRequestError extends Error {
+  override readonly name = 'RefusedRequestError';
+  readonly code = UNADDRESSABLE_CODE;
+  readonly cluster: string;
+  readonly method: string;
+  /** The path as the caller gave it (segments joined with "/"): names, never a secret. */
+  readonly path: string;
+
+  constructor(init: { cluster: string; method: string; path: string; message: string }) {
+    super(init.message);
+    this.cluster = init.cluster;
+    this.method = init.method;
+    this.path = init.path;
+  }
+}
+
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }

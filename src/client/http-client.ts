@@ -2,21 +2,26 @@ import { createRequire } from 'node:module';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { JsonObject } from '../core/json.js';
 import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secret.js';
-import { ApiError, TransportError } from './errors.js';
+import { ApiError, RefusedRequestError, TransportError } from './errors.js';
 import type { ConcurrencyLimiter } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
 import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
-import { BAD_RESPONSE_CODE } from './http1-response.js';
 import { proxyFor, type ProxySettings } from './proxy.js';
-import { PROXY_REFUSED_CODE } from './tunnel.js';
-import { createEndpoint, INVALID_REQUEST_CODE, sendOnce, TIMEOUT_CODE, type Endpoint, type RawResponse } from './transport.js';
-import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions } from './types.js';
+import { BAD_RESPONSE_CODE, createTransport, INVALID_REQUEST_CODE, TIMEOUT_CODE, type RawResponse, type Transport } from './transport.js';
+import { DEADLINE_CODE, formatMs, type RunDeadline } from './deadline.js';
+import { codedError } from './errors.js';
+import { encodeSegment, segmentProblem } from '../core/path-segment.js';
+import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions, RequestPath } from './types.js';
 
 export interface ClientOptions {
   /** Shared by every client of one command: bounds requests in flight across all clusters. */
   limiter: ConcurrencyLimiter;
   /** Per attempt, for the whole exchange. Default 30000. */
   timeoutMs?: number;
+  /** Per connection: TCP connect and TLS handshake (and a proxy's CONNECT). Default 10000. */
+  connectTimeoutMs?: number;
+  /** The run's total deadline (`--timeout`), shared by every client of the run; none by default. */
+  deadline?: RunDeadline;
   /** Further attempts after the first, for idempotent calls only. Default 4. */
   retries?: number;
   userAgent?: string;
@@ -26,12 +31,13 @@ export interface ClientOptions {
   proxy?: ProxySettings | null;
 }
 
-/** A ClusterClient that owns sockets: `close()` ends its idle keep-alive connections. */
+/** A ClusterClient that owns sockets: `close()` ends its connections. */
 export interface HttpClusterClient extends ClusterClient {
   close(): void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 4;
 export const DEFAULT_USER_AGENT = 'lockstep/0.1';
 
@@ -39,41 +45,45 @@ export function createClusterClient(target: ClusterTarget, opts: ClientOptions):
   return new HttpClient(target, opts);
 }
 
-/** Path and query that are already safe to put in a request line. */
-const SAFE_PATH = /^[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/;
-
-/** Node error codes worth another attempt: the connection failed, not the request. */
+/**
+ * Error codes worth another attempt: the connection failed, not the request. Not among them:
+ * TLS failures (a certificate or protocol mismatch fails the same way every time), an answer
+ * that is not HTTP, a proxy's refusal, the run's deadline.
+ */
 const RETRYABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',
-  'ETIMEDOUT',
   'ECONNABORTED',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  TIMEOUT_CODE,
+  // undici: the server closed the connection before the answer was whole.
+  'UND_ERR_SOCKET',
 ]);
 
 /**
- * A call that is not retried goes only on a connection idle for less than this, else on a new
- * one: during an apply connections are idle for milliseconds, after an approval prompt for as
- * long as someone read the plan (see ConnectionPool.exchange).
+ * Waits that ran out. Retried once at most: a lost connection or a short stall is covered by one
+ * more try, while a server that does not answer at all would otherwise hold the run for
+ * (attempts × timeout), 150 s with the defaults, before anyone hears of it.
  */
-const UNSAFE_MAX_IDLE_MS = 1000;
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', TIMEOUT_CODE, 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const MAX_TIMEOUT_RETRIES = 1;
 
 const NOT_FOUND_OK: RequestOptions = Object.freeze({ okStatuses: Object.freeze([404]) as number[] });
 
 /** One request as prepared once and carried through its attempts. */
 interface Call {
   method: HttpMethod;
+  /** The path as shown in messages: the segments joined with "/", unencoded. */
   path: string;
   opts: RequestOptions;
-  wireMethod: string;
   requestPath: string;
   payload: string | undefined;
   idempotent: boolean;
   timeoutMs: number;
+  /** Attempts so far that ran out of time. */
+  timeouts: number;
 }
 
 class HttpClient implements HttpClusterClient {
@@ -81,12 +91,15 @@ class HttpClient implements HttpClusterClient {
   readonly baseUrl: string;
   readonly #token: Secret;
   readonly #limiter: ConcurrencyLimiter;
-  readonly #endpoint: Endpoint;
+  readonly #transport: Transport;
   readonly #proxy: ProxySettings | undefined;
   readonly #timeoutMs: number;
+  readonly #connectTimeoutMs: number;
+  readonly #deadline: RunDeadline | undefined;
   readonly #retries: number;
   readonly #userAgent: string;
   readonly #backoff: BackoffPolicy;
+  readonly #basePath: string;
   #requestCount = 0;
 
   constructor(target: ClusterTarget, opts: ClientOptions) {
@@ -111,8 +124,16 @@ class HttpClient implements HttpClusterClient {
     } catch (err) {
       throw new Error(`cluster ${target.name}: ${(err as Error).message}`);
     }
-    this.#endpoint = createEndpoint(url, target, this.#proxy);
+    this.#connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.#transport = createTransport(url, {
+      connectTimeoutMs: this.#connectTimeoutMs,
+      maxConnections: opts.limiter.size,
+      trust: { caCert: target.caCert, insecureSkipVerify: target.insecureSkipVerify },
+      ...(this.#proxy ? { proxy: this.#proxy } : {}),
+    });
+    this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#deadline = opts.deadline;
     this.#retries = opts.retries ?? DEFAULT_RETRIES;
     this.#userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
     this.#backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
@@ -127,47 +148,51 @@ class HttpClient implements HttpClusterClient {
   }
 
   close(): void {
-    this.#endpoint.pool.destroy();
+    this.#transport.close();
   }
 
   // read/list/delete chain with .then rather than async frames: a plan may queue thousands of
   // calls at once, and every suspended frame is memory the garbage collector walks.
-  read(path: string): Promise<JsonObject | null> {
-    return this.request('GET', path, NOT_FOUND_OK).then((res) => (res.status === 404 ? null : (res.data ?? {})));
+  read(path: RequestPath): Promise<JsonObject | null> {
+    return this.request('GET', path, NOT_FOUND_OK).then((res) => {
+      if (res.status === 404) return null;
+      // An object's read answers with its data: anything else (null, none) is not "empty".
+      if (res.data === null) throw this.#unexpected('GET', this.#url(shownPath(path)), res.status, '"data" is not an object', [this.#token.reveal()]);
+      return res.data;
+    });
   }
 
-  list(path: string): Promise<string[]> {
+  list(path: RequestPath): Promise<string[]> {
     return this.request('LIST', path, NOT_FOUND_OK).then((res) => {
       if (res.status === 404) return [];
       const keys = res.data?.keys;
       if (!isStringArray(keys)) {
-        throw this.#unexpected('LIST', this.#url(path), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
+        throw this.#unexpected('LIST', this.#url(shownPath(path)), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
       }
       return keys;
     });
   }
 
-  write(path: string, body: unknown, opts: { idempotent?: boolean } = {}): Promise<ApiResponse> {
+  write(path: RequestPath, body: unknown, opts: { idempotent?: boolean } = {}): Promise<ApiResponse> {
     return this.request('POST', path, { body, idempotent: opts.idempotent });
   }
 
-  delete(path: string): Promise<void> {
+  delete(path: RequestPath): Promise<void> {
     return this.request('DELETE', path, NOT_FOUND_OK).then(() => undefined);
   }
 
-  request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+  request(method: HttpMethod, path: RequestPath, opts: RequestOptions = {}): Promise<ApiResponse> {
     let call: Call;
     try {
       call = {
         method,
-        path,
+        path: shownPath(path),
         opts,
-        // LIST goes as GET ?list=true: Node's HTTP stack (and some proxies) reject the LIST method.
-        wireMethod: method === 'LIST' ? 'GET' : method,
-        requestPath: this.#requestPath(path, method === 'LIST'),
+        requestPath: this.#requestPath(method, path, opts.query),
         payload: opts.body === undefined ? undefined : JSON.stringify(revealDeep(opts.body)),
         idempotent: opts.idempotent ?? method !== 'POST',
         timeoutMs: opts.timeoutMs ?? this.#timeoutMs,
+        timeouts: 0,
       };
     } catch (err) {
       return Promise.reject(err);
@@ -184,9 +209,23 @@ class HttpClient implements HttpClusterClient {
   }
 
   #send(call: Call): Promise<RawResponse> {
+    // The timer of an attempt is the nearer of the request timeout and the run's deadline.
+    const left = this.#deadline?.remainingMs() ?? Infinity;
+    if (left <= 0) return Promise.reject(this.#deadline!.reached());
     this.#requestCount++;
-    const headers = this.#headers(call.opts.anonymous, call.payload);
-    return sendOnce(this.#endpoint, call.wireMethod, call.requestPath, headers, call.payload, call.timeoutMs, call.idempotent ? Infinity : UNSAFE_MAX_IDLE_MS);
+    const byDeadline = left < call.timeoutMs;
+    return this.#transport.send({
+      // LIST goes as GET ?list=true, as the service's own Go client sends it (api/logical.go,
+      // "for broader compatibility"): reverse proxies built on Node's HTTP parser, like the one
+      // the DR end-to-end test records through, answer the LIST method with 400.
+      method: call.method === 'LIST' ? 'GET' : call.method,
+      path: call.requestPath,
+      headers: this.#headers(call.opts.anonymous, call.payload),
+      body: call.payload,
+      reusable: call.idempotent,
+      timeoutMs: byDeadline ? left : call.timeoutMs,
+      timedOut: byDeadline ? () => this.#deadline!.reached() : () => codedError(`no answer within ${formatMs(call.timeoutMs)}`, TIMEOUT_CODE),
+    });
   }
 
   #onAnswer(call: Call, raw: RawResponse, attempt: number): ApiResponse | Promise<ApiResponse> {
@@ -200,8 +239,9 @@ class HttpClient implements HttpClusterClient {
 
   #onFailure(call: Call, err: unknown, attempt: number): Promise<ApiResponse> {
     const code = (err as { code?: unknown } | null)?.code;
-    if (this.#mayRetry(call, attempt) && typeof code === 'string' && RETRYABLE_CODES.has(code)) {
-      return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));
+    if (typeof code === 'string' && this.#mayRetry(call, attempt)) {
+      if (RETRYABLE_CODES.has(code)) return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));
+      if (TIMEOUT_CODES.has(code) && call.timeouts++ < MAX_TIMEOUT_RETRIES) return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));
     }
     throw this.#transportError(call, err, attempt + 1);
   }
@@ -211,12 +251,16 @@ class HttpClient implements HttpClusterClient {
   }
 
   #retry(call: Call, attempt: number, delayMs: number): Promise<ApiResponse> {
+    // A retry that could only start after the deadline is not waited for.
+    if (this.#deadline !== undefined && delayMs >= this.#deadline.remainingMs()) {
+      return Promise.reject(this.#transportError(call, this.#deadline.reached(), attempt + 1));
+    }
     return sleep(delayMs).then(() => this.#attempt(call, attempt + 1));
   }
 
   /** Texts to scrub from any message built from an answer: a server may echo what it was sent. */
   #secrets(call: Call): string[] {
-    const proxyCredentials = this.#proxy?.authorization ? [this.#proxy.authorization] : [];
+    const proxyCredentials = this.#proxy?.authorization ? [this.#proxy.authorization, ...basicCredentials(this.#proxy.authorization)] : [];
     return [this.#token.reveal(), ...proxyCredentials, ...collectSecretTexts(call.opts.body)];
   }
 
@@ -254,36 +298,60 @@ class HttpClient implements HttpClusterClient {
     const secrets = this.#secrets(call);
     const raw = (err as { code?: unknown } | null)?.code;
     const code = typeof raw === 'string' ? raw : undefined;
-    const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err));
+    const reason = describeTransportFailure(code, err instanceof Error ? err.message : String(err), this.#connectTimeoutMs);
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
-    const via = this.#proxy ? ` through proxy ${this.#proxy.display}` : '';
-    const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}${via}: ${reason} (${method} ${stripQuery(path)}${tries})`, secrets);
+    const via = this.#proxy ? ` through proxy ${this.#proxy.url}` : '';
+    const message = scrub(`cannot reach ${this.cluster} at ${this.baseUrl}${via}: ${reason} (${method} ${path}${tries})`, secrets);
     return new TransportError({ cluster: this.cluster, method, url: this.#url(path), code, attempts, message });
   }
 
-  /** The raw header list of a request (see sendOnce), Host first. */
+  /** The header list of a request (name, value, ...); the transport adds Host and Content-Length. */
   #headers(anonymous: boolean | undefined, payload: string | undefined): string[] {
-    const headers = ['Host', this.#endpoint.hostHeader, 'User-Agent', this.#userAgent];
-    if (!anonymous) headers.push('X-Vault-Token', this.#token.reveal());
-    if (payload !== undefined) headers.push('Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(payload)));
+    const headers = ['user-agent', this.#userAgent];
+    if (!anonymous) headers.push('x-vault-token', this.#token.reveal());
+    if (payload !== undefined) headers.push('content-type', 'application/json');
     return headers;
   }
 
-  /** What goes in the request line: base path + the path, segments encoded when needed. */
-  #requestPath(path: string, list: boolean): string {
-    const q = path.indexOf('?');
-    let rel = q < 0 ? path : path.slice(0, q);
-    let query = q < 0 ? '' : path.slice(q + 1);
-    rel = rel.replace(/^\/+/, '');
-    if (!SAFE_PATH.test(rel)) rel = rel.split('/').map(encodeURIComponent).join('/');
-    if (list) query = query ? `${query}&list=true` : 'list=true';
-    return `${this.#endpoint.basePath}/${rel}${query ? `?${query}` : ''}`;
+  /**
+   * What goes in the request line: base path, then each segment checked and encoded once, then
+   * the query. Throws RefusedRequestError for a segment the service cannot address.
+   */
+  #requestPath(method: HttpMethod, path: RequestPath, query: Readonly<Record<string, string>> | undefined): string {
+    const segments = typeof path === 'string' ? path.split('/') : path.segments;
+    let out = this.#basePath;
+    for (const segment of segments) {
+      const problem = segmentProblem(segment);
+      if (problem !== undefined) {
+        const shown = shownPath(path);
+        throw new RefusedRequestError({
+          cluster: this.cluster,
+          method,
+          path: shown,
+          message: `refusing to send ${method} to ${this.cluster}: path ${JSON.stringify(shown)}: segment ${JSON.stringify(segment)} ${problem} (nothing was sent)`,
+        });
+      }
+      out += `/${encodeSegment(segment)}`;
+    }
+    const params = method === 'LIST' ? { ...query, list: 'true' } : query;
+    if (params === undefined) return out;
+    let sep = '?';
+    for (const [key, value] of Object.entries(params)) {
+      out += `${sep}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+      sep = '&';
+    }
+    return out;
   }
 
   /** The URL shown in messages: base URL + path (never the token, which travels in a header). */
   #url(path: string): string {
-    return `${this.baseUrl}/${stripQuery(path).replace(/^\/+/, '')}`;
+    return `${this.baseUrl}/${path}`;
   }
+}
+
+/** A path as shown in messages: as the caller wrote it, segments joined with "/", unencoded. */
+function shownPath(path: RequestPath): string {
+  return typeof path === 'string' ? path : path.segments.join('/');
 }
 
 /** `404 Not Found`: the reason phrase from Node's table, loaded only when a message needs one. */
@@ -293,13 +361,17 @@ function statusLine(status: number): string {
   return text ? `${status} ${text}` : String(status);
 }
 
-function stripQuery(path: string): string {
-  const q = path.indexOf('?');
-  return q < 0 ? path : path.slice(0, q);
+/** The user and password of a Basic credential: a proxy may echo either alone. */
+function basicCredentials(authorization: string): string[] {
+  const encoded = /^Basic (.+)$/.exec(authorization)?.[1];
+  if (encoded === undefined) return [];
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return [decoded, decoded.slice(colon + 1)].filter((s) => s.length >= 4);
 }
 
 /** A short reason in plain words; never a stack trace. */
-export function describeTransportFailure(code: string | undefined, message: string): string {
+export function describeTransportFailure(code: string | undefined, message: string, connectTimeoutMs: number): string {
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';
@@ -316,12 +388,25 @@ export function describeTransportFailure(code: string | undefined, message: stri
       return 'network unreachable';
     case 'ETIMEDOUT':
       return 'connection timed out';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `connect timeout: no connection within ${formatMs(connectTimeoutMs)}`;
+    case 'UND_ERR_SOCKET':
+      return 'connection closed by the server';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'no answer in time';
+    case 'UND_ERR_ABORTED': {
+      // undici's words for a proxy that answered CONNECT with anything but 200.
+      const status = /Proxy response \((\d+)\)/.exec(message)?.[1];
+      return status === undefined ? 'request aborted' : `the proxy refused the tunnel: ${status}`;
+    }
+    case 'UND_ERR_INVALID_ARG':
+      return /Proxy Authentication Required/.test(message) ? 'the proxy refused the request: 407' : `lockstep could not send the request (${message})`;
     case TIMEOUT_CODE:
+    case DEADLINE_CODE:
     case INVALID_REQUEST_CODE:
-    case PROXY_REFUSED_CODE:
-      return message;
     case BAD_RESPONSE_CODE:
-      return `the answer is not valid HTTP: ${message}`;
+      return message;
   }
   if (code !== undefined && /CERT|SSL|TLS|EPROTO|ISSUER|SIGNATURE|HOSTNAME/.test(code)) {
     return `TLS failure: ${message} (check caCert, or set insecureSkipVerify for a test server)`;

@@ -2,12 +2,10 @@ import { BlockList, isIP } from 'node:net';
 
 /** An HTTP proxy to reach a server through, from the environment. */
 export interface ProxySettings {
-  host: string;
-  port: number;
+  /** The proxy's URL (http:// or https://) without credentials: safe to show in messages. */
+  url: string;
   /** `Proxy-Authorization` value when the proxy URL carries credentials: a secret, never shown. */
   authorization?: string;
-  /** The proxy's URL without credentials, for messages. */
-  display: string;
 }
 
 /**
@@ -15,8 +13,8 @@ export interface ProxySettings {
  * (https_proxy) for an https target, HTTP_PROXY (http_proxy) for an http one, except for the
  * hosts NO_PROXY (no_proxy) lists, and never for loopback (the embedded server). NO_PROXY takes
  * `*`, host names (a domain covers its subdomains; a leading `.` or `*.` is allowed), IP
- * addresses, CIDR blocks, and any of those with `:port`. Only http:// proxies: the tunnel to an
- * https server is made with CONNECT and the TLS runs end to end through it.
+ * addresses, CIDR blocks, and any of those with `:port`. The proxy itself may be http:// or
+ * https://; the tunnel to an https server is made with CONNECT and the TLS runs end to end.
  *
  * Throws an Error (naming the variable, never its credentials) for a proxy URL it cannot use.
  */
@@ -42,20 +40,19 @@ function parseProxy(value: string, variable: string): ProxySettings {
   } catch {
     throw new Error(`${variable} is not a URL`);
   }
-  if (url.protocol !== 'http:') throw new Error(`${variable}: only http:// proxies are supported (got ${url.protocol}//)`);
-  const display = `http://${url.host}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${variable}: only http:// and https:// proxies are supported (got ${url.protocol}//)`);
+  }
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   return {
-    host: bareHost(url.hostname),
-    port: Number(url.port || 80),
+    url: `${url.protocol}//${url.host}`,
     ...(user || password ? { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } : {}),
-    display,
   };
 }
 
 /** A URL's host name as a socket wants it: IPv6 without its brackets; lower case. */
-export function bareHost(hostname: string): string {
+function bareHost(hostname: string): string {
   return hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 }
 

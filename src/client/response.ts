@@ -14,7 +14,32 @@ export function parseBody(text: string): { body: JsonObject | null } | { problem
     return { problem: `body is not JSON (starts with ${snippet(text)})` };
   }
   if (!isObject(value)) return { problem: `body is not a JSON object (starts with ${snippet(text)})` };
+  // JSON.parse reads 1e400 as Infinity. Only a literal with a 3-digit exponent or 309+ digits can
+  // overflow: texts without one (nearly all) skip the walk.
+  if (MAYBE_OVERFLOW.test(text)) {
+    const field = nonFiniteField(value, '');
+    if (field !== undefined) return { problem: `"${field}" is not a finite number` };
+  }
   return { body: value };
+}
+
+const MAYBE_OVERFLOW = /\d[eE][+-]?\d{3}|\d{309}/;
+
+/** The path (`data.ttl`, `data.n[1]`) of the first number in `value` that is not finite. */
+function nonFiniteField(value: unknown, at: string): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : at;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nonFiniteField(value[i], `${at}[${i}]`);
+      if (found !== undefined) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const found = nonFiniteField(item, at ? `${at}.${key}` : key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -1,9 +1,8 @@
-import { isIP } from 'node:net';
-import { ConnectionPool } from './connection-pool.js';
+import { createRequire } from 'node:module';
+import type * as Tls from 'node:tls';
+import type { Dispatcher, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
 import { codedError } from './errors.js';
-import { bareHost, type ProxySettings } from './proxy.js';
-
-export { TIMEOUT_CODE } from './connection-pool.js';
+import type { ProxySettings } from './proxy.js';
 
 /** One answer as received: status, headers (lower-cased names) and the body text. */
 export interface RawResponse {
@@ -12,83 +11,299 @@ export interface RawResponse {
   text: string;
 }
 
-/** Code of the error for a request lockstep refuses to send: a header value or path HTTP cannot carry. */
+/** Code of the error for a request lockstep refuses to send: a header value HTTP cannot carry. */
 export const INVALID_REQUEST_CODE = 'ERR_INVALID_CHAR';
+/** Code of the error a request fails with when it gets no full answer in time (see Exchange.timedOut). */
+export const TIMEOUT_CODE = 'LOCKSTEP_TIMEOUT';
+/** Code of the error when the answer is not valid HTTP (or breaks its own framing). Not retried. */
+export const BAD_RESPONSE_CODE = 'LOCKSTEP_BAD_RESPONSE';
 
-export interface Endpoint {
-  pool: ConnectionPool;
-  /** Path of the base URL, e.g. `/v1` (no trailing slash). */
-  basePath: string;
-  /** The Host header: the port only when not the scheme's default. */
-  hostHeader: string;
-  /** Before the path in a request line: the scheme and host when plain http goes through a proxy. */
-  targetPrefix: string;
-  /** Headers every request carries for the proxy (plain http; a tunnel carries its own). */
-  proxyHeaders: string[];
+/** Bounds on what a server may make lockstep hold: a hostile or broken one gets an error. */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A call that is not retried goes only on a connection idle for less than this, else on a new
+ * one: during an apply connections are idle for milliseconds, after an approval prompt for as
+ * long as someone read the plan, and a load balancer may have dropped such a connection without
+ * a word; a request sent on it fails in a way that cannot tell whether the server acted on it.
+ */
+export const FRESH_MAX_IDLE_MS = 1000;
+
+export interface TransportOptions {
+  /**
+   * Connections per set at most: the most requests the client's limiter lets be in flight. Above
+   * it undici would open one for a request that comes while an idle connection is still being
+   * checked (for a turn of the event loop, before reuse), and the set would grow to twice that.
+   */
+  maxConnections: number;
+  /** TCP connect plus TLS handshake (and a proxy's CONNECT), per connection. */
+  connectTimeoutMs: number;
+  trust: { caCert?: string; insecureSkipVerify: boolean };
+  proxy?: ProxySettings;
+}
+
+/** One request as the transport sends it. */
+export interface Exchange {
+  method: string;
+  /** Path and query, already encoded (see HttpClient's request path). */
+  path: string;
+  /** Flat list: name, value, name, value, ... (Host and Content-Length are the transport's). */
+  headers: string[];
+  body: string | undefined;
+  /** May it go on any kept-alive connection? If not, only on one idle < FRESH_MAX_IDLE_MS. */
+  reusable: boolean;
+  /** The whole exchange (waiting for a connection, sending, the answer) must end within this. */
+  timeoutMs: number;
+  /** The error when `timeoutMs` passes; the caller says which limit that was. */
+  timedOut: () => Error;
+}
+
+export interface Transport {
+  /**
+   * Sends one request and reads the whole answer. Rejects with the connection's error (it has
+   * a `code`: Node's, or undici's `UND_ERR_*` / `HPE_*`), with `timedOut()`, or with
+   * INVALID_REQUEST_CODE, before sending, when a header value holds a character HTTP does not
+   * allow (the message names the header, never its value).
+   */
+  send(exchange: Exchange): Promise<RawResponse>;
+  /** Closes every connection. */
+  close(): void;
 }
 
 /**
- * A keep-alive endpoint for one base URL. One pool per client, never per request: connections
- * are reused across requests, and the client's limiter bounds them (see connection-pool.ts).
+ * The transport of one cluster's client, on undici (Node's own HTTP client, the one under
+ * fetch): keep-alive connections to the one origin, HTTP/2 where a TLS server offers it (ALPN),
+ * through the proxy when there is one (CONNECT for https, absolute-form requests for http).
+ *
+ * Two sets of connections: one for calls that may be retried, kept alive as the server allows,
+ * and one for calls that may not, whose connections close once idle for FRESH_MAX_IDLE_MS (so a
+ * POST never goes on a connection that sat idle longer).
  */
-export function createEndpoint(baseUrl: URL, trust: { caCert?: string; insecureSkipVerify: boolean }, proxy?: ProxySettings): Endpoint {
-  const secure = baseUrl.protocol === 'https:';
-  // URL keeps the brackets of an IPv6 host; the socket wants the bare address.
-  const host = bareHost(baseUrl.hostname);
-  // URL drops the scheme's default port.
-  const port = baseUrl.port ? Number(baseUrl.port) : secure ? 443 : 80;
-  const hostHeader = baseUrl.hostname + (baseUrl.port ? `:${baseUrl.port}` : '');
-  const pool = secure
-    ? new ConnectionPool({ host, port, tunnel: proxy, tls: { ca: trust.caCert, rejectUnauthorized: !trust.insecureSkipVerify, servername: isIP(host) === 0 ? host : '' } })
-    : new ConnectionPool(proxy ? { host: proxy.host, port: proxy.port } : { host, port });
-  // Plain http through a proxy: requests go to the proxy, naming the whole URL (absolute form).
-  const viaProxy = !secure && proxy !== undefined;
-  return {
-    pool,
-    hostHeader,
-    basePath: baseUrl.pathname.replace(/\/+$/, ''),
-    targetPrefix: viaProxy ? `http://${hostHeader}` : '',
-    proxyHeaders: viaProxy && proxy.authorization ? ['Proxy-Authorization', proxy.authorization] : [],
-  };
+export function createTransport(baseUrl: URL, opts: TransportOptions): Transport {
+  return new UndiciTransport(baseUrl, opts);
 }
 
-// What a request line's target and a header's value may hold: visible ASCII (and, in a value,
-// spaces and tabs). Anything else, a line break above all, would change the request's meaning.
-const TARGET = /^[\x21-\x7e]+$/;
+class UndiciTransport implements Transport {
+  readonly #origin: string;
+  readonly #reusable: Dispatcher;
+  readonly #fresh: Dispatcher;
+
+  constructor(baseUrl: URL, opts: TransportOptions) {
+    this.#origin = baseUrl.origin;
+    const secure = baseUrl.protocol === 'https:';
+    this.#reusable = dispatcherFor(this.#origin, secure, opts, {});
+    // HTTP/1.1 only: its idle connections are closed by the keep-alive timer below; an HTTP/2
+    // session has no such timer.
+    this.#fresh = dispatcherFor(this.#origin, secure, opts, { keepAliveTimeout: FRESH_MAX_IDLE_MS, keepAliveMaxTimeout: FRESH_MAX_IDLE_MS, h1Only: true });
+  }
+
+  send(exchange: Exchange): Promise<RawResponse> {
+    const { headers } = exchange;
+    for (let i = 1; i < headers.length; i += 2) {
+      if (!VALUE.test(headers[i]!)) {
+        return Promise.reject(codedError(`request header ${headers[i - 1]} holds a character HTTP does not allow`, INVALID_REQUEST_CODE));
+      }
+    }
+    return new Promise<RawResponse>((resolve, reject) => {
+      const handler = new AnswerReader(resolve, reject, exchange);
+      (exchange.reusable ? this.#reusable : this.#fresh).dispatch(
+        {
+          origin: this.#origin,
+          method: exchange.method,
+          path: exchange.path,
+          headers,
+          body: exchange.body,
+          // The reader's own timer bounds the whole exchange; these only free the connection.
+          headersTimeout: exchange.timeoutMs,
+          bodyTimeout: exchange.timeoutMs,
+        },
+        handler,
+      );
+    });
+  }
+
+  close(): void {
+    // destroy, not close: nothing is waited for, and the promise only says it is done.
+    void this.#reusable.destroy().catch(() => undefined);
+    void this.#fresh.destroy().catch(() => undefined);
+  }
+}
+
+// What a header's value may hold: visible ASCII, spaces and tabs. Anything else, a line break
+// above all, would change the request's meaning.
 const VALUE = /^[\t\x20-\x7e]*$/;
 
 /**
- * Sends one request and reads the whole answer. Rejects with the socket's error (it has a
- * `code`), with code TIMEOUT_CODE when the full answer takes longer than `timeoutMs`, or
- * INVALID_REQUEST_CODE, before sending, when a header value or the path holds a character HTTP
- * does not allow (the message names the header, never its value).
- *
- * `headers` is a flat list (name, value, name, value, ...) and must include Host. `payload` is
- * sent as UTF-8 with the Content-Length the caller put in `headers`. `maxIdleMs`: see
- * ConnectionPool.exchange.
+ * Reads one answer (undici's handler interface): the status, the headers and the body, settled
+ * once. The timer covers the whole exchange; if it fires before undici gave the request a
+ * connection, the request is aborted as soon as it gets one.
  */
-export function sendOnce(
-  endpoint: Endpoint,
-  method: string,
-  path: string,
-  headers: string[],
-  payload: string | undefined,
-  timeoutMs: number,
-  maxIdleMs = Infinity,
-): Promise<RawResponse> {
-  if (!TARGET.test(path)) return Promise.reject(codedError('the request path holds a character HTTP does not allow', INVALID_REQUEST_CODE));
-  let head = `${method} ${endpoint.targetPrefix}${path} HTTP/1.1\r\n`;
-  if (endpoint.proxyHeaders.length > 0) headers = [...headers, ...endpoint.proxyHeaders];
-  for (let i = 0; i < headers.length; i += 2) {
-    const value = headers[i + 1]!;
-    if (!VALUE.test(value)) {
-      return Promise.reject(codedError(`request header ${headers[i]} holds a character HTTP does not allow`, INVALID_REQUEST_CODE));
-    }
-    head += `${headers[i]}: ${value}\r\n`;
+class AnswerReader implements Dispatcher.DispatchHandler {
+  #status = 0;
+  #headers: Record<string, string> = {};
+  readonly #parts: Buffer[] = [];
+  #bytes = 0;
+  #controller: Dispatcher.DispatchController | undefined;
+  #settled = false;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly resolve: (res: RawResponse) => void,
+    private readonly reject: (err: Error) => void,
+    exchange: Exchange,
+  ) {
+    this.#timer = setTimeout(() => {
+      const err = exchange.timedOut();
+      this.#controller?.abort(err);
+      this.#fail(err);
+    }, exchange.timeoutMs);
   }
-  head += '\r\n';
-  return endpoint.pool.exchange(payload === undefined ? head : head + payload, payload === undefined, timeoutMs, maxIdleMs).then(
-    // Bytes first, decoded once at the end: a character split across reads stays whole.
-    (res) => ({ status: res.status, headers: res.headers, text: res.body.toString('utf8') }),
-  );
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(codedError('timed out', TIMEOUT_CODE));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // 1xx answers never reach here: undici reads past them.
+    this.#status = statusCode;
+    const flat: Record<string, string> = {};
+    for (const key of Object.keys(headers)) {
+      const value = headers[key];
+      if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    this.#headers = flat;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#bytes += chunk.length;
+    if (this.#bytes > MAX_BODY_BYTES) {
+      const err = codedError(`the answer is larger than ${MAX_BODY_BYTES} bytes`, BAD_RESPONSE_CODE);
+      controller.abort(err);
+      this.#fail(err);
+      return;
+    }
+    this.#parts.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    const parts = this.#parts;
+    // Bytes first, decoded once at the end: a character split across chunks stays whole.
+    const body = parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.#bytes);
+    this.resolve({ status: this.#status, headers: this.#headers, text: body.toString('utf8') });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.#fail(badResponseOf(err) ?? err);
+  }
+
+  #fail(err: Error): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    this.reject(err);
+  }
+}
+
+/**
+ * undici's errors for an answer that is not valid HTTP, as one BAD_RESPONSE_CODE error. Its
+ * parser's errors carry no code; an answer it cannot place (a 101 lockstep never asked for)
+ * fails one of its assertions.
+ */
+function badResponseOf(err: Error): Error | undefined {
+  const code = (err as { code?: unknown }).code;
+  if (err.name === 'HTTPParserError') {
+    // "Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)"
+    const detail = /\(([^)]*)\)\s*$/.exec(err.message)?.[1];
+    return codedError(detail ? `the answer is not valid HTTP/1.1 (${detail})` : 'the answer is not valid HTTP/1.1', BAD_RESPONSE_CODE);
+  }
+  switch (code) {
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return codedError('the answer is not valid HTTP/1.1 (its body does not match its Content-Length)', BAD_RESPONSE_CODE);
+    case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
+      return codedError(`the answer is larger than ${MAX_BODY_BYTES} bytes`, BAD_RESPONSE_CODE);
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return codedError('the answer is not valid HTTP/1.1 (its headers are too large)', BAD_RESPONSE_CODE);
+    case 'ERR_ASSERTION':
+      return codedError('the answer is not valid HTTP/1.1 (lockstep cannot place it)', BAD_RESPONSE_CODE);
+    default:
+      return undefined;
+  }
+}
+
+interface DispatcherShape {
+  keepAliveTimeout?: number;
+  keepAliveMaxTimeout?: number;
+  h1Only?: boolean;
+}
+
+function dispatcherFor(origin: string, secure: boolean, opts: TransportOptions, shape: DispatcherShape): Dispatcher {
+  const { keepAliveTimeout, keepAliveMaxTimeout, h1Only = false } = shape;
+  const allowH2 = secure && !h1Only;
+  const tls = secure ? tlsOptions(opts.trust) : {};
+  const timing = {
+    ...(keepAliveTimeout !== undefined ? { keepAliveTimeout } : {}),
+    ...(keepAliveMaxTimeout !== undefined ? { keepAliveMaxTimeout } : {}),
+    maxResponseSize: MAX_BODY_BYTES,
+    connections: opts.maxConnections,
+  };
+  const { proxy } = opts;
+  if (proxy === undefined) {
+    const Pool = loadUndici<typeof UndiciPool>('undici/lib/dispatcher/pool.js');
+    return new Pool(origin, { ...timing, allowH2, connect: { ...tls, timeout: opts.connectTimeoutMs } });
+  }
+  // The whole package: its proxy agent uses the API methods (connect) the package's entry adds.
+  const { ProxyAgent } = loadUndici<{ ProxyAgent: typeof UndiciProxyAgent }>('undici');
+  return new ProxyAgent({
+    ...timing,
+    uri: proxy.url,
+    ...(proxy.authorization !== undefined ? { token: proxy.authorization } : {}),
+    allowH2,
+    // Plain http goes to the proxy as absolute-form requests; https through a CONNECT tunnel,
+    // TLS end to end (the proxy sees only encrypted bytes).
+    proxyTunnel: secure,
+    requestTls: { ...tls, allowH2, timeout: opts.connectTimeoutMs },
+    proxyTls: { timeout: opts.connectTimeoutMs },
+  });
+}
+
+/** One TLS context per client: the CA certificate is parsed once, not per connection. */
+function tlsOptions(trust: TransportOptions['trust']): Tls.ConnectionOptions {
+  return {
+    rejectUnauthorized: !trust.insecureSkipVerify,
+    // Without `ca`, Node's default roots (and NODE_EXTRA_CA_CERTS); with it, that CA alone.
+    ...(trust.caCert !== undefined ? { secureContext: loadTls().createSecureContext({ ca: trust.caCert }) } : {}),
+  };
+}
+
+// Loaded on first use, and without a proxy only the pool: `require('undici')` loads fetch,
+// WebSocket and the rest too (about 0.1 s at start-up against 0.03 s for the pool alone).
+function loadUndici<T>(module: 'undici' | 'undici/lib/dispatcher/pool.js'): T {
+  baselineWasmOnly();
+  return createRequire(import.meta.url)(module) as T;
+}
+
+/**
+ * undici parses answers with llhttp compiled to WebAssembly. V8 first compiles it with its
+ * baseline compiler (Liftoff), then recompiles the hot functions with its optimising one in the
+ * background: for a run of a few thousand requests that second compile cost more than it saved
+ * (2,002 requests: about 0.1 s more CPU and 35 MB more peak memory; 20,000: still 0.08 s more
+ * CPU). So this process compiles WebAssembly with Liftoff only. The flag is read when a module
+ * is compiled, and undici compiles its parser on its first connection, after this. The only
+ * other WebAssembly lockstep holds (openpgp's Argon2, in the emulator) runs alike under Liftoff.
+ */
+let wasmFlagSet = false;
+function baselineWasmOnly(): void {
+  if (wasmFlagSet) return;
+  wasmFlagSet = true;
+  (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
+}
+
+// TLS loads on first use: a plain-HTTP run (the embedded server) need not load it.
+let tlsModule: typeof Tls | undefined;
+function loadTls(): typeof Tls {
+  return (tlsModule ??= createRequire(import.meta.url)('node:tls') as typeof Tls);
 }

@@ -14,6 +14,14 @@ export interface ApiResponse {
   body: JsonObject | null;
 }
 
+/**
+ * Where a request goes, relative to the base URL (namespace first). A string is split on "/"
+ * (routes written in code, mounts, namespaces); an object's segments (an Address) are used as
+ * they are. Each segment is checked and percent-encoded exactly once by the client: a "?" or "#"
+ * in a name is part of the name, never the start of a query.
+ */
+export type RequestPath = string | { readonly segments: readonly string[] };
+
 export interface RequestOptions {
   /** JSON body; Secret values inside are revealed only when serialising. */
   body?: unknown;
@@ -28,25 +36,28 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** Per-request timeout in ms (defaults to the client's). */
   timeoutMs?: number;
+  /** Query parameters, encoded by the client (the path never carries a query). */
+  query?: Readonly<Record<string, string>>;
 }
 
 /**
  * A client for one cluster. Paths are relative to the base URL and include the namespace
- * (they are Address paths). Errors are ApiError (server answered) or TransportError (it did not).
+ * (see RequestPath). Errors are ApiError (server answered), TransportError (it did not) or
+ * RefusedRequestError (a path the service cannot address: nothing sent).
  */
 export interface ClusterClient {
   readonly cluster: string;
   /** Base URL, safe to print (never carries the token). */
   readonly baseUrl: string;
-  request(method: HttpMethod, path: string, opts?: RequestOptions): Promise<ApiResponse>;
-  /** GET; `null` on 404. */
-  read(path: string): Promise<JsonObject | null>;
-  /** LIST (sent as GET ?list=true); `[]` on 404. */
-  list(path: string): Promise<string[]>;
+  request(method: HttpMethod, path: RequestPath, opts?: RequestOptions): Promise<ApiResponse>;
+  /** GET of an object: its `data` (an object, else an error); `null` on 404. */
+  read(path: RequestPath): Promise<JsonObject | null>;
+  /** LIST; `[]` on 404. */
+  list(path: RequestPath): Promise<string[]>;
   /** POST. */
-  write(path: string, body: unknown, opts?: { idempotent?: boolean }): Promise<ApiResponse>;
+  write(path: RequestPath, body: unknown, opts?: { idempotent?: boolean }): Promise<ApiResponse>;
   /** DELETE; a 404 counts as done. */
-  delete(path: string): Promise<void>;
+  delete(path: RequestPath): Promise<void>;
   /** Requests sent so far (retries included), for benchmarks and tests. */
   readonly requestCount: number;
   /** How many requests may be in flight at once (`--concurrency`): what bulk readers pull at. */

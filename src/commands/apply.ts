@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
+import type { RunDeadline } from '../client/deadline.js';
 import { runChanges } from '../apply/applier.js';
 import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
@@ -44,7 +45,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency));
+  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g.deadline);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   if (saved) refuseStale(saved, run);
 
@@ -52,7 +53,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   output.out(renderPlan(run.plan, 'text', { color }));
   if (run.plan.changes.length === 0) return 0;
   refuseDestructive(run.plan, flags.allowDestructive === true);
-  if (!saved) await requireApproval(flags.autoApprove === true, output);
+  if (!saved) await requireApproval(flags.autoApprove === true, output, g.deadline);
 
   const scratch = new Map<string, unknown>();
   const outcome = await runChanges(
@@ -105,11 +106,13 @@ function refuseDestructive(plan: Plan, allowed: boolean): void {
   );
 }
 
-async function requireApproval(autoApprove: boolean, output: Output): Promise<void> {
+async function requireApproval(autoApprove: boolean, output: Output, deadline: RunDeadline | undefined): Promise<void> {
   if (autoApprove) return;
   if (!output.interactive) {
     throw new CliError('refusing to apply without approval: standard input is not a terminal; pass --auto-approve (nothing was changed)');
   }
-  const answer = await output.prompt("Do you want to perform these actions? Only 'yes' will be accepted: ");
+  // Time at the prompt is the reader's, not the run's: --timeout does not count it.
+  const question = output.prompt("Do you want to perform these actions? Only 'yes' will be accepted: ");
+  const answer = await (deadline ? deadline.excluding(question) : question);
   if (answer.trim() !== 'yes') throw new CliError('apply cancelled; nothing was changed');
 }

@@ -1,5 +1,6 @@
 import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
+import type { RunDeadline } from '../client/deadline.js';
 import { createClusterClient } from '../client/http-client.js';
 import { ConcurrencyLimiter } from '../client/limiter.js';
 import type { ClusterClient } from '../client/types.js';
@@ -10,12 +11,15 @@ import { CliError } from './errors.js';
 export class ClusterClientPool implements ClientPool {
   readonly #clients = new Map<string, ClusterClient>();
   readonly #limiter: ConcurrencyLimiter;
+  readonly #deadline: RunDeadline | undefined;
 
   constructor(
     readonly targets: ReadonlyMap<string, ClusterTarget>,
     concurrency: number,
+    deadline?: RunDeadline,
   ) {
     this.#limiter = new ConcurrencyLimiter(concurrency);
+    this.#deadline = deadline;
   }
 
   get(cluster: string): ClusterClient {
@@ -23,7 +27,7 @@ export class ClusterClientPool implements ClientPool {
     if (!c) {
       const target = this.targets.get(cluster);
       if (!target) throw new CliError(`unknown cluster "${cluster}"`);
-      c = createClusterClient(target, { limiter: this.#limiter });
+      c = createClusterClient(target, { limiter: this.#limiter, ...(this.#deadline ? { deadline: this.#deadline } : {}) });
       this.#clients.set(cluster, c);
     }
     return c;

@@ -1,15 +1,20 @@
 import { Option, type Command } from 'commander';
 import type { PlanFlags } from '../kinds/kind.js';
-
-/** Options every command takes (contract section 3). */
-export interface GlobalOptions extends ReferenceFlags {
-  color: boolean;
-}
+import { parseDurationSeconds } from '../kinds/dr-replication/duration.js';
+import { RunDeadline } from '../client/deadline.js';
+import { CliError } from './errors.js';
 
 /** The global options that say how manifests' values and references are read. */
 export interface ReferenceFlags {
   allowPlaintextSecrets: boolean;
   allowFilesOutsideRoot: boolean;
+}
+
+/** Options every command takes (contract section 3). */
+export interface GlobalOptions extends ReferenceFlags {
+  color: boolean;
+  /** `--timeout`: the run's total deadline for talking to servers, from now. */
+  deadline?: RunDeadline;
 }
 
 /** Declares the options every command takes on the program. */
@@ -20,16 +25,28 @@ export function addGlobalOptions(program: Command): Command {
     .option(
       '--allow-files-outside-root',
       '${file:} references may read files outside the git work tree of the manifest (or, outside git, the directory given)',
-    );
+    )
+    .option('--timeout <duration>', 'the most time a run may spend on servers, e.g. 90s or 10m (default: none)');
 }
 
+/** Call once per run, when the command starts: `--timeout` counts from here. */
 export function globalOptions(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }>();
-  return { color: o.color !== false, ...referenceFlags(o) };
+  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string }>();
+  return {
+    color: o.color !== false,
+    ...referenceFlags(o),
+    ...(o.timeout !== undefined ? { deadline: runDeadline(o.timeout) } : {}),
+  };
 }
 
 export function referenceFlags(o: { allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean }): ReferenceFlags {
   return { allowPlaintextSecrets: o.allowPlaintextSecrets === true, allowFilesOutsideRoot: o.allowFilesOutsideRoot === true };
+}
+
+function runDeadline(text: string): RunDeadline {
+  const seconds = parseDurationSeconds(text);
+  if (seconds === undefined || seconds < 1) throw new CliError(`--timeout must be a duration of at least 1s, such as 90s, 10m or 1h (got ${JSON.stringify(text)})`);
+  return new RunDeadline(seconds * 1000);
 }
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { RunDeadline } from '../client/deadline.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { PlanNote } from '../core/plan.js';
@@ -41,14 +42,14 @@ export function registerExport(program: Command, output: () => Output, exit: (co
       const clusters = paths.length
         ? (await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: true }, out)).clusters
         : await implicitClusterOrFail(process.env);
-      exit(await runExport(clusters, flags, out));
+      exit(await runExport(clusters, flags, out, g.deadline));
     });
 }
 
-async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output): Promise<number> {
+async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, deadline: RunDeadline | undefined): Promise<number> {
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
-  const pool = new ClusterClientPool(clusters, 16);
+  const pool = new ClusterClientPool(clusters, 16, deadline);
   output.redaction.addAll(pool.secretTexts());
   const read = await withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output));
   // Files lockstep writes hold no secret either: a server value that is one of this run's

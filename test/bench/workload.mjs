@@ -29,22 +29,23 @@ export async function floor(baseUrl, method, paths, body) {
 }
 
 /**
- * The same requests through lockstep's own transport (src/client/connection-pool.ts), the same
+ * The same requests through lockstep's transport (src/client/transport.ts, on undici), the same
  * concurrency, no parsing beyond reading each whole answer: what lockstep's requests cost before
  * any of lockstep's own work. Resolves with the requests' wall time.
  */
 export async function floorPool(baseUrl, method, paths, body) {
-  const { ConnectionPool } = await import(new URL('../../dist/client/connection-pool.js', import.meta.url).href);
+  const { createTransport } = await import(new URL('../../dist/client/transport.js', import.meta.url).href);
   const url = new URL(baseUrl);
-  const pool = new ConnectionPool({ host: url.hostname, port: Number(url.port) });
+  const transport = createTransport(url, { connectTimeoutMs: 10_000, maxConnections: CONCURRENCY, trust: { insecureSkipVerify: false } });
+  const timedOut = () => new Error('timed out');
   const one = (p) => {
     const payload = body ? JSON.stringify(body(p)) : undefined;
-    let head = `${method} ${url.pathname}/${p} HTTP/1.1\r\nHost: ${url.host}\r\nX-Vault-Token: ${TOKEN}\r\n`;
-    if (payload) head += `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`;
-    return pool.exchange(`${head}\r\n${payload ?? ''}`, payload === undefined, 30_000);
+    const headers = ['x-vault-token', TOKEN];
+    if (payload) headers.push('content-type', 'application/json');
+    return transport.send({ method, path: `${url.pathname}/${p}`, headers, body: payload, reusable: true, timeoutMs: 30_000, timedOut });
   };
   const ms = await timed(paths, one);
-  pool.destroy();
+  transport.close();
   return ms;
 }
 

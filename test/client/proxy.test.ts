@@ -19,15 +19,16 @@ describe('the proxy from the environment', () => {
 
   it('takes HTTPS_PROXY for https and HTTP_PROXY for http, upper case first', () => {
     const env = { HTTPS_PROXY: 'http://proxy.corp:3128', https_proxy: 'http://other:1', http_proxy: 'proxy.corp' };
-    expect(proxyFor(https, env)).toEqual({ host: 'proxy.corp', port: 3128, display: 'http://proxy.corp:3128' });
-    expect(proxyFor(http, env)).toEqual({ host: 'proxy.corp', port: 80, display: 'http://proxy.corp' });
+    expect(proxyFor(https, env)).toEqual({ url: 'http://proxy.corp:3128' });
+    expect(proxyFor(http, env)).toEqual({ url: 'http://proxy.corp' });
+    expect(proxyFor(https, { https_proxy: 'https://proxy.corp' })).toEqual({ url: 'https://proxy.corp' });
     expect(proxyFor(https, {})).toBeUndefined();
     expect(proxyFor(https, { HTTPS_PROXY: ' ' })).toBeUndefined();
   });
 
   it('turns credentials into Proxy-Authorization and keeps them out of the display', () => {
     const proxy = proxyFor(https, { HTTPS_PROXY: `http://ops:${encodeURIComponent(PASSWORD)}@proxy.corp:3128` });
-    expect(proxy).toEqual({ host: 'proxy.corp', port: 3128, authorization: AUTHORIZATION, display: 'http://proxy.corp:3128' });
+    expect(proxy).toEqual({ url: 'http://proxy.corp:3128', authorization: AUTHORIZATION });
   });
 
   it('never proxies loopback', () => {
@@ -64,7 +65,7 @@ describe('the proxy from the environment', () => {
   });
 
   it('refuses a proxy it cannot use, naming the variable and not the credentials', () => {
-    expect(() => proxyFor(https, { HTTPS_PROXY: `socks5://ops:${PASSWORD}@proxy.corp:1080` })).toThrow('HTTPS_PROXY: only http:// proxies are supported (got socks5://)');
+    expect(() => proxyFor(https, { HTTPS_PROXY: `socks5://ops:${PASSWORD}@proxy.corp:1080` })).toThrow('HTTPS_PROXY: only http:// and https:// proxies are supported (got socks5://)');
     expect(() => proxyFor(https, { HTTPS_PROXY: `http://ops:${PASSWORD}@[` })).toThrow(/^HTTPS_PROXY is not a URL$/);
   });
 });
@@ -105,7 +106,7 @@ async function startProxy(opts: { require?: string; refuse?: number } = {}): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    settings: { host: '127.0.0.1', port, ...(opts.require ? { authorization: opts.require } : {}), display: `http://127.0.0.1:${port}` },
+    settings: { url: `http://127.0.0.1:${port}`, ...(opts.require ? { authorization: opts.require } : {}) },
     seen,
     close: () =>
       new Promise<void>((resolve) => {
@@ -174,7 +175,7 @@ describe('requests through a proxy', () => {
     const c = client(server.baseUrl, { caCert: cert, proxy: { ...proxy.settings, authorization: AUTHORIZATION } });
     const err = await caught(() => c.read('x'));
     expect(err).toBeInstanceOf(TransportError);
-    expect(err.message).toBe(`cannot reach east at ${server.baseUrl} through proxy ${proxy.settings.display}: the proxy refused the tunnel: 407 (GET x)`);
+    expect(err.message).toBe(`cannot reach east at ${server.baseUrl} through proxy ${proxy.settings.url}: the proxy refused the tunnel: 407 (GET x)`);
     expect(server.seen).toHaveLength(0);
   });
 
@@ -182,7 +183,7 @@ describe('requests through a proxy', () => {
     const server = await served(true);
     const port = await closedPort();
     const display = `http://127.0.0.1:${port}`;
-    const c = client(server.baseUrl, { caCert: cert, retries: 0, proxy: { host: '127.0.0.1', port, authorization: AUTHORIZATION, display } });
+    const c = client(server.baseUrl, { caCert: cert, retries: 0, proxy: { url: display, authorization: AUTHORIZATION } });
     const err = await caught(() => c.read('x'));
     expect(err.message).toBe(`cannot reach east at ${server.baseUrl} through proxy ${display}: connection refused (GET x)`);
     for (const secret of [PASSWORD, AUTHORIZATION]) expect(err.message).not.toContain(secret);

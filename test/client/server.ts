@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { ListFront } from '../../src/server/http/list-front.js';
 
 export interface Seen {
   method: string;
@@ -19,13 +20,15 @@ export interface TestServer {
   seen: Seen[];
   /** Sockets accepted so far. */
   connections: number;
+  /** Sockets open now. */
+  open: number;
   inFlight: number;
   maxInFlight: number;
   close(): Promise<void>;
 }
 
 export async function startServer(handler: Handler, tls?: { key: string; cert: string }): Promise<TestServer> {
-  const state = { seen: [] as Seen[], connections: 0, inFlight: 0, maxInFlight: 0 };
+  const state = { seen: [] as Seen[], connections: 0, open: 0, inFlight: 0, maxInFlight: 0 };
   const listener: http.RequestListener = (req, res) => {
     state.inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
@@ -48,9 +51,21 @@ export async function startServer(handler: Handler, tls?: { key: string; cert: s
     });
   };
   const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, listener) : http.createServer(listener);
-  server.on(tls ? 'secureConnection' : 'connection', () => state.connections++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  server.on(tls ? 'secureConnection' : 'connection', (socket: import('node:stream').Duplex) => {
+    state.connections++;
+    state.open++;
+    socket.once('close', () => state.open--);
+  });
+  // Plain http behind the emulator's front, which takes the LIST method (Node's parser refuses
+  // it) and hands it on as GET ?list=true.
+  const front = tls ? undefined : new ListFront(server);
+  let port: number;
+  if (front) {
+    port = await front.listen(0, '127.0.0.1');
+  } else {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  }
   return {
     baseUrl: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
     port,
@@ -60,17 +75,23 @@ export async function startServer(handler: Handler, tls?: { key: string; cert: s
     get connections() {
       return state.connections;
     },
+    get open() {
+      return state.open;
+    },
     get inFlight() {
       return state.inFlight;
     },
     get maxInFlight() {
       return state.maxInFlight;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await front?.close();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+        if (front) resolve();
+        else server.close(() => resolve());
+      });
+    },
   };
 }
 

@@ -269,9 +269,12 @@ describe('SnapshotPolicy', () => {
 
   it('#13.9: an interval that is not whole seconds is refused, naming cluster, path and field', async () => {
     proxy.rewrite('LIST sys/storage/raft/snapshot-auto/config', withNames('daily'));
-    proxy.rewrite('GET sys/storage/raft/snapshot-auto/config/daily', () => ({ data: { ...stored, interval: 'abc', local_max_space: HUGE_NUMBER } }));
+    proxy.rewrite('GET sys/storage/raft/snapshot-auto/config/daily', () => ({ data: { ...stored, interval: 'abc' } }));
     const run = await cli(['plan', await manifest(SNAPSHOT)]);
     expectRefused(run, 'default: GET sys/storage/raft/snapshot-auto/config/daily: field "interval" is a string, expected an integer');
+    // A number that is not finite is refused by the client itself, before any shape is checked.
+    proxy.rewrite('GET sys/storage/raft/snapshot-auto/config/daily', () => ({ data: { ...stored, interval: 'abc', local_max_space: HUGE_NUMBER } }));
+    expectRefused(await cli(['plan', await manifest(SNAPSHOT)]), 'sys/storage/raft/snapshot-auto/config/daily: 200 OK: unexpected response: "data.local_max_space" is not a finite number');
   }, SLOW);
 
   it('#13.1/#13.2: a policy named unaddressably is shown and never deleted by apply --prune', async () => {
