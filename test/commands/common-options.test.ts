@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli.js';
-import type { Output } from '../../src/commands/output.js';
+import type { OutputSink } from '../../src/commands/output.js';
 
-function recorder(): Output & { text(): string } {
+function recorder(): OutputSink & { text(): string } {
   const lines: string[] = [];
   return {
     out: (t) => lines.push(t),

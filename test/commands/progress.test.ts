@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Output } from '../../src/commands/output.js';
+import { redacting, type Output } from '../../src/commands/output.js';
 import { withRequestProgress } from '../../src/commands/progress.js';
 
 function output(withStatus: boolean): Output & { statuses: string[] } {
   const statuses: string[] = [];
-  return {
-    statuses,
+  const sink = {
     out: () => undefined,
     err: () => undefined,
     color: false,
     interactive: false,
     prompt: async () => '',
-    ...(withStatus ? { status: (t: string) => statuses.push(t) } : {}),
+    ...(withStatus ? { status: (t: string) => void statuses.push(t) } : {}),
   };
+  return { ...redacting(sink), statuses };
 }
 
 /** A promise and the function that settles it. */

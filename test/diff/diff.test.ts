@@ -161,7 +161,7 @@ describe('diffResources: collections', () => {
       dependsOn: [],
     });
     expect(addrs(changes)).toEqual(['east:auth/ldap/users/mallory']);
-    expect(changes[0]!.source).toBeUndefined();
+    expect(changes[0]!.owner).toBeUndefined();
   });
 
   it('counts only direct children of the collection, of its member type, on its cluster', () => {

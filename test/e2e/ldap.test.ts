@@ -108,7 +108,7 @@ describe('plan and apply', () => {
     });
     expect(written.status).toBe(204);
     const live = await cluster.raw('GET', 'auth/ldap/config');
-    expect(live.body.data).toMatchObject({ token_policies: ['Dev', 'default', 'Dev'], userfilter: '({{.UserAttr}}={{.Username}})' });
+    expect((live.body as { data: unknown }).data).toMatchObject({ token_policies: ['Dev', 'default', 'Dev'], userfilter: '({{.UserAttr}}={{.Username}})' });
     const m = await manifests({
       'a.yaml': `apiVersion: lockstep/v1
 kind: LdapAuth

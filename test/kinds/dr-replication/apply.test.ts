@@ -1,6 +1,6 @@
 import { RedactionSet } from '../../../src/core/redaction.js';
 import { describe, expect, it } from 'vitest';
-import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions } from '../../../src/client/types.js';
+import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions, RequestPath } from '../../../src/client/types.js';
 import { revealDeep } from '../../../src/core/secret.js';
 import { drReplicationKind } from '../../../src/kinds/dr-replication/index.js';
 import type { ClientPool } from '../../../src/kinds/kind.js';
@@ -174,7 +174,7 @@ describe('applying DR steps against the world', () => {
     let error = '';
     for (const change of plan.changes) {
       try {
-        await drReplicationKind.apply(change, desired, { client: echoing.get(change.address.cluster), clients: echoing, run });
+        await drReplicationKind.apply(change, desired, { client: echoing.get(change.address.cluster), clients: echoing, run, redaction: new RedactionSet() });
       } catch (e) {
         error = (e as Error).message;
         break;
@@ -196,9 +196,11 @@ class EchoingPool implements ClientPool {
   get(cluster: string): ClusterClient {
     const inner = this.inner.get(cluster);
     const path = this.path;
-    const request = (method: HttpMethod, p: string, opts?: RequestOptions): Promise<ApiResponse> => {
-      if (p.endsWith(path)) return Promise.reject(new Error(`server said: invalid ${JSON.stringify(revealDeep(opts?.body))}`));
-      return inner.request(method, p, opts);
+    // The world's fake clients take paths as text.
+    const text = (p: RequestPath): string => (typeof p === 'string' ? p : p.segments.join('/'));
+    const request = (method: HttpMethod, p: RequestPath, opts?: RequestOptions): Promise<ApiResponse> => {
+      if (text(p).endsWith(path)) return Promise.reject(new Error(`server said: invalid ${JSON.stringify(revealDeep(opts?.body))}`));
+      return inner.request(method, text(p), opts);
     };
     return {
       cluster,
@@ -206,10 +208,10 @@ class EchoingPool implements ClientPool {
       requestCount: 0,
       concurrency: 4,
       request,
-      read: (p) => inner.read(p),
-      list: (p) => inner.list(p),
+      read: (p) => inner.read(text(p)),
+      list: (p) => inner.list(text(p)),
       write: (p, body) => request('POST', p, { body }),
-      delete: (p) => inner.delete(p),
+      delete: (p) => inner.delete(text(p)),
     };
   }
 }

@@ -156,7 +156,7 @@ describe('#13.7 property: the answer depends on the canonical path only', () => 
       fc.asyncProperty(spelling, fc.constantFrom('GET', 'POST'), fc.boolean(), fc.boolean(), async (s, method, onSecondary, withToken) => {
         const m = onSecondary ? secondary : primary;
         // POST with a token on the primary would change state; keep every request side-effect free.
-        const token = withToken && (method === 'GET' || onSecondary) ? { 'X-Vault-Token': m.cluster.rootToken } : {};
+        const token: Record<string, string> = withToken && (method === 'GET' || onSecondary) ? { 'X-Vault-Token': m.cluster.rootToken } : {};
         const body = method === 'POST' ? '{"type":"nope"}' : undefined;
         const plain = await send(m.cluster.port, method, `/v1/${s.canonical}${s.trailingSlash ? '/' : ''}`, token, body);
         const spelled = await send(m.cluster.port, method, s.target, { ...token, ...s.headers }, body);
