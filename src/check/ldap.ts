@@ -133,7 +133,7 @@ async function checkUser(client: Client, cfg: LdapCheckConfig, user: string, rep
     report(false, `user ${user}: ${filter} under ${cfg.userdn || '(root)'} matches ${found}; exactly one is needed`);
     return;
   }
-  const userDn = entries[0].dn;
+  const userDn = entries[0]!.dn; // exactly one, checked above
   report(true, `user ${user} is ${userDn}`);
   if (!cfg.groupdn) return;
   if (cfg.anonymous_group_search) await client.bind('', '');

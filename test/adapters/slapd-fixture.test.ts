@@ -20,8 +20,9 @@ describe('slapd fixture', () => {
         scope: 'base',
         attributes: ['memberOf', 'userPrincipalName'],
       });
-      expect(searchEntries[0].userPrincipalName).toBe('alice@example.com');
-      expect([searchEntries[0].memberOf].flat().map(String).sort()).toEqual([
+      const [alice] = searchEntries;
+      expect(alice?.userPrincipalName).toBe('alice@example.com');
+      expect([alice?.memberOf].flat().map(String).sort()).toEqual([
         `cn=Developers,ou=groups,${slapd.suffix}`,
         `cn=admins,ou=groups,${slapd.suffix}`,
         `cn=secret-team,ou=private,ou=groups,${slapd.suffix}`,

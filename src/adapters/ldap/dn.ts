@@ -45,7 +45,8 @@ export function parseDn(dn: string): RdnAttribute[][] | undefined {
   };
   const bytes = Buffer.from(dn, 'utf8');
   for (let i = 0; i < bytes.length; i++) {
-    const ch = String.fromCharCode(bytes[i]);
+    const byte = bytes[i]!; // i < bytes.length
+    const ch = String.fromCharCode(byte);
     if (!inValue) {
       if (ch === '=') inValue = true;
       else if (',+;\\'.includes(ch)) return undefined;
@@ -58,7 +59,7 @@ export function parseDn(dn: string): RdnAttribute[][] | undefined {
         value.push(parseInt(hex, 16));
         i += 2;
       } else if (i + 1 < bytes.length) {
-        value.push(bytes[++i]);
+        value.push(bytes[++i]!); // i + 1 < bytes.length
       } else {
         return undefined;
       }
@@ -72,7 +73,7 @@ export function parseDn(dn: string): RdnAttribute[][] | undefined {
     } else if (ch === ' ' && value.length === 0) {
       // leading spaces of a value are not part of it
     } else {
-      value.push(bytes[i]);
+      value.push(byte);
       trailingSpaces = ch === ' ' ? trailingSpaces + 1 : 0;
     }
   }

@@ -11,7 +11,7 @@ export function describeError(err: unknown): string {
     const text = err.message.replace(/\s*Code: 0x[0-9a-f]+$/i, '').trim();
     return `${words} (LDAP result ${err.code})${text ? `: ${text}` : ''}`;
   }
-  if (err instanceof Error) return err.message.split('\n')[0];
+  if (err instanceof Error) return err.message.split('\n', 1)[0] ?? '';
   return String(err);
 }
 

@@ -46,9 +46,9 @@ export function parseFilterTemplate(template: string): Part[] {
     }
     line += count(rest.slice(0, open), '\n');
     if (text) parts.push({ text });
-    const field = /^\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(body);
-    if (!field) throw templateError(line, `unsupported action {{${body}}}`);
-    parts.push({ field: field[1], line });
+    const field = /^\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(body)?.[1];
+    if (field === undefined) throw templateError(line, `unsupported action {{${body}}}`);
+    parts.push({ field, line });
     line += count(body, '\n');
     rest = after;
   }
@@ -64,7 +64,7 @@ export function renderFilterTemplate(template: string, values: Record<string, st
         const known = Object.keys(values).join(', ');
         throw templateError(part.line, `can't evaluate field ${part.field} (fields: ${known})`);
       }
-      return escapeFilter`${values[part.field]}`;
+      return escapeFilter`${values[part.field] ?? ''}`;
     })
     .join('');
 }

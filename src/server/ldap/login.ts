@@ -111,8 +111,9 @@ async function userBindDn(client: Client, cfg: LdapConfig, username: string): Pr
       attributes: ['1.1'],
       deref: cfg.dereference_aliases,
     });
-    if (entries.length !== 1) throw new Error('LDAP search for binddn 0 or not unique');
-    return entries[0].dn;
+    const [only] = entries;
+    if (entries.length !== 1 || !only) throw new Error('LDAP search for binddn 0 or not unique');
+    return only.dn;
   }
   if (cfg.upndomain) return `${escapeDnValue(username)}@${cfg.upndomain}`;
   if (!cfg.userdn) throw new Error('cannot derive the user bind DN from the configuration');
@@ -134,8 +135,9 @@ async function userEntryDn(client: Client, cfg: LdapConfig, username: string, bi
     attributes: ['1.1'],
     deref: cfg.dereference_aliases,
   });
-  if (entries.length !== 1) throw new LoginError('ldap operation failed: LDAP search for user 0 or not unique');
-  return entries[0].dn;
+  const [only] = entries;
+  if (entries.length !== 1 || !only) throw new LoginError('ldap operation failed: LDAP search for user 0 or not unique');
+  return only.dn;
 }
 
 /** Step 9: the first value of userattr on the user's entry ('' when it has none). */
@@ -146,8 +148,9 @@ async function userAttribute(client: Client, cfg: LdapConfig, userDn: string): P
     attributes: [cfg.userattr],
     deref: cfg.dereference_aliases,
   });
-  if (entries.length !== 1) throw new LoginError('ldap operation failed: LDAP search for user attributes was 0 or not unique');
-  return attributeValues(entries[0], cfg.userattr)[0] ?? '';
+  const [only] = entries;
+  if (entries.length !== 1 || !only) throw new LoginError('ldap operation failed: LDAP search for user attributes was 0 or not unique');
+  return attributeValues(only, cfg.userattr)[0] ?? '';
 }
 
 /** Step 7: group names from the groupattr values of the entries the group filter finds. */

@@ -176,7 +176,7 @@ async function recordingServer(): Promise<{ server: Server; url: string; receive
   const server = createServer((socket) => {
     socket.on('data', (data) => {
       chunks.push(data);
-      const messageId = data[4]; // 30 LL 02 01 <id> ...: small ids fit in one byte
+      const messageId = data[4] ?? 0; // 30 LL 02 01 <id> ...: small ids fit in one byte
       // BindResponse: resultCode 49 (invalidCredentials), empty matchedDN and message
       socket.write(Buffer.from([0x30, 0x0c, 0x02, 0x01, messageId, 0x61, 0x07, 0x0a, 0x01, 49, 0x04, 0x00, 0x04, 0x00]));
     });

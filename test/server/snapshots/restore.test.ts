@@ -125,7 +125,7 @@ describe('restore from a snapshot', () => {
   it('refuses corrupt, truncated, foreign and missing files before starting anything', async () => {
     const good = await readFile(snapshotFile);
     const flipped = Buffer.from(good);
-    flipped[Math.floor(good.length / 2)] ^= 0x20;
+    flipped[Math.floor(good.length / 2)] = flipped[Math.floor(good.length / 2)]! ^ 0x20;
     const cases: Array<[string, Buffer | undefined, RegExp]> = [
       ['flipped.snap', flipped, /cannot restore snapshot .*flipped\.snap: checksum mismatch/],
       ['truncated.snap', good.subarray(0, good.length - 30), /cannot restore snapshot .*truncated\.snap: the checksum trailer is missing/],

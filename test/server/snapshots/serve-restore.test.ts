@@ -81,7 +81,7 @@ describe('serve --restore', () => {
   it('does not start from a corrupt file', async () => {
     const corrupt = join(dir, 'corrupt.snap');
     const data = await readFile(snapshotFile);
-    data[60] ^= 0x01;
+    data[60] = data[60]! ^ 0x01;
     await writeFile(corrupt, data);
     const { exited, stderr } = spawnServe(['--restore', corrupt]);
     expect(await exited).not.toBe(0);

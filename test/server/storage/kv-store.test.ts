@@ -123,7 +123,7 @@ describe('KvStore on disk', () => {
     expect(reopened.get('a')).toBe(1);
     await reopened.close();
     const record = encodeRecord(barrier.seal(Buffer.from(JSON.stringify({ i: 2, o: [['b', 2]] })), Buffer.alloc(0)));
-    record[record.length - 1] ^= 0xff;
+    record[record.length - 1] = record[record.length - 1]! ^ 0xff;
     await appendFile(logFile(), record);
     const { store: again, droppedBytes } = await KvStore.open({ dir, barrier });
     expect(droppedBytes).toBe(record.length);
@@ -274,7 +274,7 @@ describe('Barrier', () => {
     expect(barrier.open(sealed, Buffer.from('place 2'))).toBeUndefined();
     expect(new Barrier(Barrier.newKey()).open(sealed, aad)).toBeUndefined();
     const altered = Buffer.from(sealed);
-    altered[altered.length - 20] ^= 1;
+    altered[altered.length - 20] = altered[altered.length - 20]! ^ 1;
     expect(barrier.open(altered, aad)).toBeUndefined();
     expect(barrier.open(Buffer.from('{"i":1}'), aad)).toBeUndefined();
     // A fresh nonce each time: the same text never seals to the same bytes.
