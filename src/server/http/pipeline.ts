@@ -4,7 +4,7 @@ import type { FaultInjector } from '../faults.js';
 import { DR_SECONDARY_REFUSAL } from '../replication/gate.js';
 import type { ClusterServices } from '../services.js';
 import type { MountEntry } from '../sys/mount-table.js';
-import { normaliseAddress } from '../util/cidr.js';
+import { normaliseAddress } from '../../values/index.js';
 import { FieldError } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
 import { RequestBody, requestToken } from './request-body.js';

@@ -61,7 +61,8 @@ describe('snapshot file format', () => {
     const data = encodeSnapshot(state, cluster, new Date(), key);
     for (const text of ['plain', 'line one', 'a/key', 'ünïcode']) expect(data.includes(text), text).toBe(false);
     expect(() => decodeSnapshot(data, [])).toThrow(SnapshotKeyError);
-    expect(() => decodeSnapshot(data, [snapshotKeyOf((await newKeyMaterial()).root_key)])).toThrow(/sealed with the root key of cluster "east" \(key id [0-9a-f]{16}\)/);
+    const otherKey = snapshotKeyOf((await newKeyMaterial()).root_key);
+    expect(() => decodeSnapshot(data, [otherKey])).toThrow(/sealed with the root key of cluster "east" \(key id [0-9a-f]{16}\)/);
     const fromShares = (await snapshotKeyFromShares([material.key_shares[2]!, material.key_shares[0]!]))!;
     expect(fromShares.id).toBe(key.id);
     expect(decodeSnapshot(data, [fromShares]).entries).toHaveLength(3);
