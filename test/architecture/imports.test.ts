@@ -73,6 +73,19 @@ describe('imports', () => {
     expect(upward).toEqual([]);
   });
 
+  it('#15.2: no kind imports another kind (cluster placement apart); shared shapes live in kinds/ itself', () => {
+    const kindOf = (f: string): string | undefined => {
+      const parts = rel(f).split(path.sep);
+      return parts[0] === 'kinds' && parts.length > 2 ? parts[1] : undefined;
+    };
+    const crossing = [...graph].flatMap(([f, targets]) =>
+      targets
+        .filter((t) => kindOf(f) !== undefined && kindOf(t) !== undefined && kindOf(t) !== kindOf(f) && kindOf(t) !== 'cluster')
+        .map((t) => `${rel(f)} -> ${rel(t)}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
   it('no import cycle between files', () => {
     expect(cyclesOf(graph).map((c) => c.map(rel).join(' -> '))).toEqual([]);
   });

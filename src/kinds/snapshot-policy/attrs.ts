@@ -43,7 +43,7 @@ function isUnset(spec: SnapshotFieldSpec, value: unknown): boolean {
  */
 export function snapshotAttrs(values: Readonly<Record<string, unknown>>): JsonObject {
   const type = values['storage_type'];
-  const specs = isStorageType(type) ? comparedFieldsOf(type) : SNAPSHOT_FIELD_SPECS.filter((f) => f.storage === 'common');
+  const specs = isStorageType(type) ? comparedFieldsOf(type) : SNAPSHOT_FIELD_SPECS.filter((f) => f.variant === 'common');
   const attrs: JsonObject = {};
   for (const spec of specs) {
     const value = values[spec.name];

@@ -21,19 +21,19 @@ export function checkConfigFields(doc: SnapshotPolicyDocument, diags: Diagnostic
     const spec = snapshotFieldSpec(name);
     if (!spec) continue; // the schema refused it already
     for (const problem of valueProblems(spec, value)) reportAt(diags, doc, ['config', name], problem);
-    if (isStorageType(type) && spec.storage !== 'common' && spec.storage !== type) {
-      reportAt(diags, doc, ['config', name], `is a field of storage_type ${spec.storage}, not ${type}`);
+    if (isStorageType(type) && spec.variant !== 'common' && spec.variant !== type) {
+      reportAt(diags, doc, ['config', name], `is a field of storage_type ${spec.variant}, not ${type}`);
     }
   }
   if (type !== undefined && !isStorageType(type)) {
     const hint = typeof type === 'string' ? didYouMean(type, STORAGE_TYPES) : '';
     reportAt(diags, doc, ['config', 'storage_type'], `must be one of ${STORAGE_TYPES.join(', ')}${hint}`);
   }
-  const required = isStorageType(type) ? fieldsOf(type) : fieldsOf('local').filter((f) => f.storage === 'common');
+  const required = isStorageType(type) ? fieldsOf(type) : fieldsOf('local').filter((f) => f.variant === 'common');
   for (const spec of required.filter((f) => f.required)) {
     const value = config[spec.name];
     if (value === undefined || value === null) {
-      const why = spec.storage === 'common' ? '' : ` (required for storage_type ${spec.storage})`;
+      const why = spec.variant === 'common' ? '' : ` (required for storage_type ${spec.variant})`;
       diags.error(`missing required field "${spec.name}" in config${why}`, doc.source.pos(['config']));
     } else if (!isGiven(value)) {
       reportAt(diags, doc, ['config', spec.name], 'must not be empty');
