@@ -15,7 +15,7 @@ export function readBool(input: unknown): Read<boolean> {
   if (typeof text !== 'string') return refused('expected a boolean');
   if (TRUE_TEXT.has(text)) return value(true);
   if (FALSE_TEXT.has(text) || text === '') return value(false);
-  return refused(`strconv.ParseBool: parsing "${text}": invalid syntax`);
+  return refused(`cannot parse '' as bool: strconv.ParseBool: parsing "${text}": invalid syntax`);
 }
 
 /** The boolean, or undefined when the service refuses the value. */

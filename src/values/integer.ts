@@ -27,12 +27,12 @@ export function readInteger(input: unknown): Read<number> {
     if (!m) continue;
     const digits = m[1]!.replaceAll('_', '');
     const n = sign * [...digits].reduce((acc, d) => acc * BigInt(radix) + BigInt(Number.parseInt(d, radix)), 0n);
-    if (n > MAX_INT64 || n < -MAX_INT64 - 1n) return refused(`strconv.ParseInt: parsing "${text}": value out of range`);
+    if (n > MAX_INT64 || n < -MAX_INT64 - 1n) return refused(`cannot parse '' as int: strconv.ParseInt: parsing "${text}": value out of range`);
     // Beyond 2^53 a JavaScript number cannot hold it exactly: refused rather than rounded.
     if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < -BigInt(Number.MAX_SAFE_INTEGER)) return refused(`"${text}" is too large`);
     return value(Number(n));
   }
-  return refused(`strconv.ParseInt: parsing "${text}": invalid syntax`);
+  return refused(`cannot parse '' as int: strconv.ParseInt: parsing "${text}": invalid syntax`);
 }
 
 /** A count: an integer ≥ 0 as the service reads it; undefined otherwise. */

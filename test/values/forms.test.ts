@@ -36,7 +36,7 @@ describe('#15.2: durations (parseutil.ParseDurationSecond + TypeDurationSecond)'
   test('a JSON number is read as its text: a fraction or an exponent is refused, as json.Number is', () => {
     expect(readDuration(1.5).kind).toBe('refused');
     expect(readDuration(1e21).kind).toBe('refused');
-    expect(readDuration(-5).kind).toBe('refused');
+    expect(readDuration(-5)).toEqual({ kind: 'refused', reason: "cannot provide negative value '-5'" });
     expect(readDuration(null).kind).toBe('refused');
     expect(readDuration(true).kind).toBe('refused');
   });

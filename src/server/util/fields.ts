@@ -39,7 +39,8 @@ export function toDurationSeconds(field: string, value: unknown): number {
   return taken(field, value, readDuration(value)).seconds;
 }
 
-/** A comma-string-slice field with its empty items dropped (what every list field here keeps). */
+/** A comma-string-slice field with its empty items dropped (what every list field here keeps); absent is no items. */
 export function toList(field: string, value: unknown): string[] {
+  if (value === undefined) return [];
   return taken(field, value, readCommaList(value)).filter((item) => item !== '');
 }
