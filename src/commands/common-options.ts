@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { PlanFlags } from '../kinds/kind.js';
-import { parseDurationSeconds } from '../kinds/dr-replication/duration.js';
+import { durationSeconds } from '../values/index.js';
 import { RunDeadline } from '../client/deadline.js';
 import { CliError } from './errors.js';
 
@@ -44,7 +44,7 @@ export function referenceFlags(o: { allowPlaintextSecrets?: boolean; allowFilesO
 }
 
 function runDeadline(text: string): RunDeadline {
-  const seconds = parseDurationSeconds(text);
+  const seconds = durationSeconds(text);
   if (seconds === undefined || seconds < 1) throw new CliError(`--timeout must be a duration of at least 1s, such as 90s, 10m or 1h (got ${JSON.stringify(text)})`);
   return new RunDeadline(seconds * 1000);
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { countOf } from '../values/index.js';
 // Types only: the server (and every SDK it loads) is imported when `serve` runs, so the other
 // commands do not pay seconds of start-up for it.
 import type { RunningServer, ServerOptions } from '../server/index.js';
@@ -110,8 +111,8 @@ export function parseKmsLibrary(value: string, previous: Record<string, string> 
 }
 
 function parseCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 255) throw new InvalidArgumentError('expected a whole number from 1 to 255');
+  const n = countOf(value);
+  if (n === undefined || n < 1 || n > 255) throw new InvalidArgumentError('expected a whole number from 1 to 255');
   return n;
 }
 

@@ -43,14 +43,14 @@ export async function loadIdentity(
   rootToken: string | undefined,
   keySplit?: KeySplit,
 ): Promise<ClusterIdentity & { created: boolean }> {
-  const fresh = (): ClusterIdentity => ({
+  const fresh = async (): Promise<ClusterIdentity> => ({
     cluster_id: newUuid(),
     root_token: rootToken ?? newRootToken(),
     created_at_ms: Date.now(),
     storage_key: Barrier.newKey().toString('hex'),
-    ...newKeyMaterial(keySplit),
+    ...(await newKeyMaterial(keySplit)),
   });
-  if (dir === undefined) return { ...fresh(), created: true };
+  if (dir === undefined) return { ...(await fresh()), created: true };
   const file = join(dir, IDENTITY_FILE);
   const identity = await readStoredIdentity(dir);
   const hasKey = identity?.root_key !== undefined;
@@ -61,10 +61,10 @@ export async function loadIdentity(
     ? {
         ...identity,
         root_token: rootToken ?? identity.root_token,
-        ...(hasKey ? {} : newKeyMaterial(keySplit)),
+        ...(hasKey ? {} : await newKeyMaterial(keySplit)),
         ...(hasStorageKey ? {} : { storage_key: Barrier.newKey().toString('hex') }),
       }
-    : fresh();
+    : await fresh();
   await writeFileAtomic(file, JSON.stringify(updated, null, 2) + '\n');
   return { ...updated, created: identity === undefined };
 }

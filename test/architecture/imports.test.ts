@@ -4,14 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // Imports point one way: the pipeline's stages only downwards, the emulator apart (it imports
-// nothing of the reconciler but the adapters), and no module reaches itself again through its
-// imports. A new cycle or an upward import fails here, naming the files.
+// nothing of the reconciler but the adapters and the shared value forms), and no module reaches
+// itself again through its imports. A new cycle or an upward import fails here, naming the files.
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Which top-level folders of src/ each may import (besides itself). `.` is src/ itself (cli.ts). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   core: [],
+  // The value forms the service accepts, read alike by the reconciler and the emulator: a leaf.
+  values: [],
   adapters: [],
   load: ['core'],
   client: ['core'],
@@ -21,11 +23,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   planfile: ['core'],
   apply: ['core'],
   build: ['core'],
-  check: ['core', 'adapters'],
-  kinds: ['core', 'adapters', 'check', 'client', 'diff', 'load'],
-  validate: ['core', 'kinds', 'load'],
-  commands: ['core', 'adapters', 'load', 'client', 'diff', 'order', 'render', 'planfile', 'apply', 'check', 'kinds', 'validate', 'server'],
-  server: ['adapters'],
+  check: ['core', 'adapters', 'values'],
+  kinds: ['core', 'adapters', 'check', 'client', 'diff', 'load', 'values'],
+  validate: ['core', 'kinds', 'load', 'values'],
+  commands: ['core', 'adapters', 'load', 'client', 'diff', 'order', 'render', 'planfile', 'apply', 'check', 'kinds', 'validate', 'server', 'values'],
+  server: ['adapters', 'values'],
   '.': ['commands', 'core'],
 };
 
@@ -69,6 +71,19 @@ describe('imports', () => {
         .map((t) => `${rel(f)} -> ${rel(t)}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('#15.2: no kind imports another kind (cluster placement apart); shared shapes live in kinds/ itself', () => {
+    const kindOf = (f: string): string | undefined => {
+      const parts = rel(f).split(path.sep);
+      return parts[0] === 'kinds' && parts.length > 2 ? parts[1] : undefined;
+    };
+    const crossing = [...graph].flatMap(([f, targets]) =>
+      targets
+        .filter((t) => kindOf(f) !== undefined && kindOf(t) !== undefined && kindOf(t) !== kindOf(f) && kindOf(t) !== 'cluster')
+        .map((t) => `${rel(f)} -> ${rel(t)}`),
+    );
+    expect(crossing).toEqual([]);
   });
 
   it('no import cycle between files', () => {

@@ -12,7 +12,7 @@ import {
   type LocalStore,
   type SnapshotStorageConfig,
 } from '../../adapters/storage/index.js';
-import { formatBytes } from './durations.js';
+import { formatBytes } from '../../values/index.js';
 
 type Report = (ok: boolean, message: string) => void;
 

@@ -19,7 +19,7 @@
  * Times may be RFC 3339 strings or empty; Go's zero time (`0001-01-01T00:00:00Z`) means unset.
  */
 import { scrub } from '../../core/secret.js';
-import { formatSeconds, intervalSeconds } from './durations.js';
+import { durationSeconds, formatSeconds } from '../../values/index.js';
 import { unwrapConfig, type Finding, type SnapshotCheckConfig } from './types.js';
 
 export interface SnapshotStatus {
@@ -106,4 +106,10 @@ function parseTimes(status: SnapshotStatus, report: (ok: boolean, message: strin
     times[key] = t;
   }
   return times;
+}
+
+/** The configured interval in whole seconds as the service reads it, when it is positive. */
+export function intervalSeconds(value: unknown): number | undefined {
+  const seconds = durationSeconds(value);
+  return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }

@@ -4,7 +4,7 @@ import { isSecret, Secret } from '../../core/secret.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import type { KindContext } from '../kind.js';
 import { setAddress } from './addresses.js';
-import { parseDurationSeconds } from './duration.js';
+import { durationSeconds } from '../../values/index.js';
 import { keyShareKey, operationTokenKey } from './secrets.js';
 import { normaliseShare } from './shares.js';
 import {
@@ -36,7 +36,7 @@ function desiredSet(doc: DrReplicationDocument, unassignedClusters: string[]): D
     primary: d.primary,
     secondaries: (d.secondaries ?? []).map(normaliseSecondary),
     primaryClusterAddr: d.primaryClusterAddr ?? '',
-    secondaryTokenTtl: parseDurationSeconds(d.secondaryTokenTtl ?? DEFAULT_SECONDARY_TOKEN_TTL_SECONDS) ?? DEFAULT_SECONDARY_TOKEN_TTL_SECONDS,
+    secondaryTokenTtl: durationSeconds(d.secondaryTokenTtl ?? DEFAULT_SECONDARY_TOKEN_TTL_SECONDS) ?? DEFAULT_SECONDARY_TOKEN_TTL_SECONDS,
     unassignedClusters,
   };
   const writeOnly: Record<string, Secret> = {};

@@ -3,7 +3,7 @@ import { isSecret } from '../../core/secret.js';
 import type { ResolvedDocument, ValuePath } from '../../load/document.js';
 import { atPath, formatValuePath } from '../../load/value-path.js';
 import type { KindContext } from '../kind.js';
-import { parseDurationSeconds } from './duration.js';
+import { readDuration } from '../../values/index.js';
 import { listNames } from './sequence-builder.js';
 import { shareEncoding } from './shares.js';
 import { asDrDocuments, secondaryCluster, type DrReplicationDocument } from './types.js';
@@ -59,8 +59,8 @@ export function validateDrReplication(docs: ReadonlyArray<ResolvedDocument>, dia
       if (!shareEncoding(text)) err(['keyShares', i], 'a root key share must be hex or base64');
     });
     if (d.secondaryTokenTtl !== undefined) {
-      const seconds = parseDurationSeconds(d.secondaryTokenTtl);
-      if (seconds === undefined || seconds === 0) err(['secondaryTokenTtl'], 'must be a positive duration in whole seconds (e.g. 30m)');
+      const read = readDuration(d.secondaryTokenTtl);
+      if (read.kind === 'refused' || read.value.truncated || read.value.seconds === 0) err(['secondaryTokenTtl'], 'must be a positive duration in whole seconds (e.g. 30m)');
     }
     if (d.primaryClusterAddr) checkUrl(d.primaryClusterAddr, ['primaryClusterAddr'], err);
   }

@@ -1,7 +1,8 @@
 import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
 import { assertNever } from '../../core/plan.js';
 import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
-import { normaliseCidrs, normaliseTokenPolicies, parseBool, parseCount, parseDuration } from './values.js';
+import { boolOf, countOf, durationSeconds } from '../../values/index.js';
+import { normaliseCidrs, normaliseTokenPolicies } from './values.js';
 
 const COMPARED_SPECS = LDAP_FIELD_SPECS.filter((f) => !f.writeOnly);
 
@@ -17,11 +18,11 @@ export function normaliseConfigValue(spec: LdapFieldSpec, value: unknown): JsonV
       if (spec.emptyIsDefault && value === '') return spec.default;
       return spec.lowerCase ? value.toLowerCase() : value;
     case 'bool':
-      return parseBool(value) ?? asJson(value);
+      return boolOf(value) ?? asJson(value);
     case 'duration':
-      return (typeof value === 'string' || typeof value === 'number' ? parseDuration(value) : undefined) ?? asJson(value);
+      return durationSeconds(value) ?? asJson(value);
     case 'count':
-      return parseCount(value) ?? asJson(value);
+      return countOf(value) ?? asJson(value);
     case 'list':
       return spec.items === 'tokenPolicies' ? normaliseTokenPolicies(value) : normaliseCidrs(value);
     case 'enum':

@@ -1,4 +1,4 @@
-import { parseBool } from './values.js';
+import { boolOf } from '../../values/index.js';
 import { DEFAULT_MOUNT, type LdapAuthDocument } from './types.js';
 
 /** All LdapAuth documents of one cluster + namespace + mount: they merge into one method. */
@@ -33,7 +33,7 @@ export function groupByMount(docs: readonly LdapAuthDocument[]): MountGroup[] {
     group.docs.push(doc);
     if (doc.data.config !== undefined && group.configDoc === undefined) {
       group.configDoc = doc;
-      group.caseSensitiveNames = parseBool(doc.data.config.case_sensitive_names) ?? false;
+      group.caseSensitiveNames = boolOf(doc.data.config.case_sensitive_names) ?? false;
     }
   }
   return [...groups.values()];

@@ -4,7 +4,7 @@ import { reportAt } from './report.js';
 import { TLS_VERSIONS } from './schema-fields.js';
 import { urlSchemes } from './syntax.js';
 import type { LdapAuthDocument } from './types.js';
-import { parseBool } from './values.js';
+import { boolOf } from '../../values/index.js';
 
 /** Rules between fields of one config block (effective values: the spec's defaults filled in). */
 export function checkConfigConsistency(doc: LdapAuthDocument, diags: Diagnostics): void {
@@ -80,7 +80,7 @@ export function secretOrText(value: unknown): string {
 
 /** StartTLS upgrades ldap:// connections; with only ldaps:// URLs it does nothing. */
 function checkStartTls(doc: LdapAuthDocument, config: Record<string, unknown>, diags: Diagnostics): void {
-  if (parseBool(config.starttls) !== true || typeof config.url !== 'string') return;
+  if (boolOf(config.starttls) !== true || typeof config.url !== 'string') return;
   if (urlSchemes(config.url).every((s) => s === 'ldaps')) {
     reportAt(diags, doc, ['config', 'starttls'], 'has no effect with ldaps:// URLs (they use TLS from the start)', 'warning');
   }

@@ -2,10 +2,11 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import { assertNever } from '../../core/plan.js';
 import { reportAt } from './report.js';
 import { ldapFieldSpec, type LdapFieldSpec } from './schema-fields.js';
-import { cidrProblem, urlListProblems } from './syntax.js';
+import { urlListProblems } from './syntax.js';
 import { templateProblems } from './template.js';
 import type { LdapAuthDocument } from './types.js';
-import { listItems, parseBool, parseCount, parseDurationDetailed } from './values.js';
+import { boolOf, countOf, readCidr, readDuration } from '../../values/index.js';
+import { listItems } from './values.js';
 
 /** Same wording as the schema's x-message, so a value is described the same way at either stage. */
 export const DURATION_MESSAGE = 'must be a duration (e.g. 90s, 1h) or a whole number of seconds';
@@ -27,26 +28,24 @@ function fieldProblems(spec: LdapFieldSpec, value: unknown): string[] {
     case 'string':
       return typeof value === 'string' ? stringProblems(spec.name, value) : [];
     case 'bool':
-      return parseBool(value) === undefined ? ['must be true or false'] : [];
+      return boolOf(value) === undefined ? ['must be true or false'] : [];
     case 'duration': {
-      const parsed = parseDurationDetailed(value);
-      if (!('problem' in parsed)) return [];
-      return parsed.problem === 'fraction'
-        ? ['must be a whole number of seconds (the server drops fractions of a second)']
-        : [DURATION_MESSAGE];
+      const parsed = readDuration(value);
+      if (parsed.kind === 'refused') return [DURATION_MESSAGE];
+      // The service truncates silently; a manifest says what it means.
+      return parsed.value.truncated ? ['must be a whole number of seconds (the server drops fractions of a second)'] : [];
     }
     case 'count':
-      return parseCount(value) === undefined ? ['must be a whole number (0 or more)'] : [];
+      return countOf(value) === undefined ? ['must be a whole number (0 or more)'] : [];
     case 'list': {
       const items = listItems(value);
       if (!items) return ['must be a list of strings or a comma-separated string'];
       if (spec.items !== 'cidrs') return [];
       return items
-        .map((c) => c.trim())
         .filter((c) => c !== '')
         .flatMap((c) => {
-          const problem = cidrProblem(c);
-          return problem ? [`"${c}" ${problem}`] : [];
+          const read = readCidr(c);
+          return read.kind === 'refused' ? [`"${c}" ${read.reason}`] : [];
         });
     }
     case 'enum': {

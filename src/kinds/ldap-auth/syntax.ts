@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 
 const URL_ENTRY = /^(ldaps?):\/\/([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]+))?$/i;
 
@@ -26,16 +26,4 @@ export function urlListProblems(text: string): string[] {
 /** The schemes of an LDAP `url` value, lower-cased (for the starttls-with-ldaps warning). */
 export function urlSchemes(text: string): string[] {
   return text.split(',').map((e) => e.trim().toLowerCase().split(':')[0] ?? '');
-}
-
-/** Why `text` is not an IPv4/IPv6 address or CIDR block, or undefined. */
-export function cidrProblem(text: string): string | undefined {
-  const [address = '', prefix, extra] = text.trim().split('/');
-  if (extra !== undefined) return 'is not a CIDR block';
-  const bits = isIPv4(address) ? 32 : isIPv6(address) ? 128 : undefined;
-  if (bits === undefined) return 'is not an IPv4 or IPv6 address or CIDR block';
-  if (prefix !== undefined && !(/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= bits)) {
-    return `has an invalid prefix length (0-${bits})`;
-  }
-  return undefined;
 }

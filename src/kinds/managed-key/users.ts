@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../core/json.js';
+import { commaListOf } from '../../values/index.js';
 
 /**
  * Which mounts of a namespace list which managed keys, from the `sys/mounts` and `sys/auth`
@@ -28,8 +29,8 @@ function allowedKeys(entry: unknown): string[] {
   const config = (entry as { config?: unknown }).config;
   if (config === null || typeof config !== 'object') return [];
   const value = (config as { allowed_managed_keys?: unknown }).allowed_managed_keys;
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return [...new Set(items.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter((v) => v !== ''))].sort();
+  const items = value === undefined ? [] : (commaListOf(value) ?? []);
+  return [...new Set(items.filter((v) => v !== ''))].sort();
 }
 
 /** The mounts (as listed in `users`) that list key `name`. */

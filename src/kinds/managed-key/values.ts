@@ -1,27 +1,13 @@
+import { commaListOf } from '../../values/index.js';
+
 /**
  * Parsers for the value forms a managed key's fields accept. Pure; each takes manifest forms
  * and the server's read forms alike and gives the one comparable form, or undefined when the
  * value does not fit.
  */
 
-/** YAML booleans and the texts the service parses as booleans (Go's strconv.ParseBool). */
-export function parseBoolText(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value;
-  if (typeof value !== 'string') return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return undefined;
-}
-
-/** A whole number ≥ 0, given as a number or as its digits. */
-export function parseWhole(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-  if (typeof value === 'string' && /^\s*[0-9]+\s*$/.test(value)) {
-    const n = Number(value.trim());
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
-}
+/** Booleans and whole numbers are the shared value forms (src/values/), read as the service reads them. */
+export { boolOf as parseBoolText, countOf as parseWhole } from '../../values/index.js';
 
 /** A decimal number kept as text (a slot id may exceed what a YAML integer shows well): its digits. */
 export function parseDecimal(value: unknown): string | undefined {
@@ -50,9 +36,10 @@ export function parseCurve(value: unknown): string | undefined {
 
 /** The items of a usages value: a comma string or a list of strings, trimmed, lower-cased (as the server does), empty ones dropped. */
 export function usageItems(value: unknown): string[] | undefined {
-  const raw = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : undefined)) : typeof value === 'string' ? [value] : undefined;
-  if (!raw || raw.some((v) => v === undefined)) return undefined;
-  return (raw as string[]).flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+  // A list is sent comma-joined, so its items are split at commas as the service splits the text.
+  const text = typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(',') : undefined;
+  const items = text === undefined ? undefined : commaListOf(text);
+  return items?.map((v) => v.toLowerCase()).filter((v) => v !== '');
 }
 
 /** Usages as compared: unique and sorted (the order carries no meaning). */

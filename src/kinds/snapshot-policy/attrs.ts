@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { assertNever } from '../../core/plan.js';
 import { comparedFieldsOf, isStorageType, SNAPSHOT_FIELD_SPECS, type SnapshotFieldSpec } from './fields.js';
-import { parseBool, parseBytes, parseCount, parseDuration } from './values.js';
+import { boolOf, countOf, durationSeconds, parseBytes } from '../../values/index.js';
 
 /**
  * One value in the server's read form. Accepts manifest forms (`1h`, `10GiB`, `"true"`) and
@@ -11,13 +11,13 @@ import { parseBool, parseBytes, parseCount, parseDuration } from './values.js';
 export function normaliseValue(spec: SnapshotFieldSpec, value: unknown): JsonValue {
   switch (spec.form) {
     case 'duration':
-      return (typeof value === 'string' || typeof value === 'number' ? parseDuration(value) : undefined) ?? asJson(value);
+      return durationSeconds(value) ?? asJson(value);
     case 'count':
-      return parseCount(value) ?? asJson(value);
+      return countOf(value) ?? asJson(value);
     case 'bytes':
       return parseBytes(value) ?? asJson(value);
     case 'bool':
-      return parseBool(value) ?? asJson(value);
+      return boolOf(value) ?? asJson(value);
     case 'string':
       return asJson(value);
     default:
@@ -43,7 +43,7 @@ function isUnset(spec: SnapshotFieldSpec, value: unknown): boolean {
  */
 export function snapshotAttrs(values: Readonly<Record<string, unknown>>): JsonObject {
   const type = values['storage_type'];
-  const specs = isStorageType(type) ? comparedFieldsOf(type) : SNAPSHOT_FIELD_SPECS.filter((f) => f.storage === 'common');
+  const specs = isStorageType(type) ? comparedFieldsOf(type) : SNAPSHOT_FIELD_SPECS.filter((f) => f.variant === 'common');
   const attrs: JsonObject = {};
   for (const spec of specs) {
     const value = values[spec.name];

@@ -9,7 +9,7 @@ import { SNAPSHOT_CONFIG_SHAPE } from './live-shapes.js';
 import { isStorageType, secretFieldsOf, snapshotFieldSpec } from './fields.js';
 import { withSudoHint } from './sudo.js';
 import { SNAPSHOT_POLICY_KIND } from './types.js';
-import { formatBytesExact, formatDurationExact } from './values.js';
+import { formatBytesExact, formatDurationExact } from '../../values/index.js';
 import { EnvReference } from '../../load/manifest-writer.js';
 
 /**

@@ -8,6 +8,7 @@
 import { DEFAULT_FILE_PREFIX, DEFAULT_RETAIN } from '../../adapters/storage/naming.js';
 import { STORAGE_FIELD_SPECS, type StorageFieldSpec } from '../../adapters/storage/fields.js';
 import { isStorageType, STORAGE_TYPES, type StorageType } from '../../adapters/storage/types.js';
+import { comparedOf, fieldsOfVariant, secretOf, type FieldSpec } from '../field-spec.js';
 
 export { isStorageType, STORAGE_TYPES, type StorageType };
 
@@ -24,32 +25,22 @@ export type FieldForm =
   /** Text kept as written. */
   | 'string';
 
-export interface SnapshotFieldSpec {
-  name: string;
-  /** `common` fields apply to every storage type. */
-  storage: StorageType | 'common';
-  form: FieldForm;
-  /** Required (for its storage type). */
-  required?: true;
-  /** Comparable default filled in when absent ('' / false for optional fields). */
-  default?: string | number | boolean;
-  /** A credential: a reference only, write-only (reads back "redacted"), never compared or shown. */
-  secret?: true;
-}
+/** A snapshot configuration's field: its variant is the storage type; optional ones default to ''/false. */
+export type SnapshotFieldSpec = FieldSpec<StorageType, FieldForm>;
 
 export const SNAPSHOT_FIELD_SPECS: readonly SnapshotFieldSpec[] = [
-  { name: 'interval', storage: 'common', form: 'duration', required: true },
-  { name: 'retain', storage: 'common', form: 'count', default: DEFAULT_RETAIN },
-  { name: 'path_prefix', storage: 'common', form: 'string', required: true },
-  { name: 'file_prefix', storage: 'common', form: 'string', default: DEFAULT_FILE_PREFIX },
-  { name: 'storage_type', storage: 'common', form: 'string', required: true },
+  { name: 'interval', variant: 'common', form: 'duration', required: true },
+  { name: 'retain', variant: 'common', form: 'count', default: DEFAULT_RETAIN },
+  { name: 'path_prefix', variant: 'common', form: 'string', required: true },
+  { name: 'file_prefix', variant: 'common', form: 'string', default: DEFAULT_FILE_PREFIX },
+  { name: 'storage_type', variant: 'common', form: 'string', required: true },
   ...STORAGE_FIELD_SPECS.map(asSnapshotFieldSpec),
 ];
 
 /** A storage field as this table describes it: optional fields compare as ''/false when absent. */
 function asSnapshotFieldSpec(f: StorageFieldSpec): SnapshotFieldSpec {
   const form: FieldForm = f.kind === 'bytes' || f.kind === 'bool' ? f.kind : 'string';
-  const spec: SnapshotFieldSpec = { name: f.name, storage: f.storage, form };
+  const spec: SnapshotFieldSpec = { name: f.name, variant: f.storage, form };
   if (f.required) spec.required = true;
   if (f.kind === 'secret') spec.secret = true;
   else if (!f.required) spec.default = f.kind === 'bool' ? false : '';
@@ -67,15 +58,15 @@ export function snapshotFieldSpec(name: string): SnapshotFieldSpec | undefined {
 
 /** The fields a configuration of `type` may hold: the common ones and its own. */
 export function fieldsOf(type: StorageType): SnapshotFieldSpec[] {
-  return SNAPSHOT_FIELD_SPECS.filter((f) => f.storage === 'common' || f.storage === type);
+  return fieldsOfVariant(SNAPSHOT_FIELD_SPECS, type);
 }
 
 /** The compared fields of `type` (every field but the credentials). */
 export function comparedFieldsOf(type: StorageType): SnapshotFieldSpec[] {
-  return fieldsOf(type).filter((f) => !f.secret);
+  return comparedOf(fieldsOf(type));
 }
 
 /** The credential fields of `type`. */
 export function secretFieldsOf(type: StorageType): SnapshotFieldSpec[] {
-  return fieldsOf(type).filter((f) => f.secret);
+  return secretOf(fieldsOf(type));
 }

@@ -4,7 +4,7 @@ import { didYouMean } from '../../core/suggest.js';
 import { fieldsOf, isStorageType, snapshotFieldSpec, STORAGE_TYPES, type SnapshotFieldSpec } from './fields.js';
 import { isGiven, reportAt } from './report.js';
 import type { SnapshotPolicyDocument } from './types.js';
-import { parseBool, parseBytesDetailed, parseCount, parseDurationDetailed } from './values.js';
+import { boolOf, countOf, parseBytesDetailed, readDuration } from '../../values/index.js';
 
 /** Same wording as the schema's x-message, so a value is described the same way at either stage. */
 export const DURATION_MESSAGE = 'must be a duration (e.g. 30m, 24h) or a whole number of seconds';
@@ -21,19 +21,19 @@ export function checkConfigFields(doc: SnapshotPolicyDocument, diags: Diagnostic
     const spec = snapshotFieldSpec(name);
     if (!spec) continue; // the schema refused it already
     for (const problem of valueProblems(spec, value)) reportAt(diags, doc, ['config', name], problem);
-    if (isStorageType(type) && spec.storage !== 'common' && spec.storage !== type) {
-      reportAt(diags, doc, ['config', name], `is a field of storage_type ${spec.storage}, not ${type}`);
+    if (isStorageType(type) && spec.variant !== 'common' && spec.variant !== type) {
+      reportAt(diags, doc, ['config', name], `is a field of storage_type ${spec.variant}, not ${type}`);
     }
   }
   if (type !== undefined && !isStorageType(type)) {
     const hint = typeof type === 'string' ? didYouMean(type, STORAGE_TYPES) : '';
     reportAt(diags, doc, ['config', 'storage_type'], `must be one of ${STORAGE_TYPES.join(', ')}${hint}`);
   }
-  const required = isStorageType(type) ? fieldsOf(type) : fieldsOf('local').filter((f) => f.storage === 'common');
+  const required = isStorageType(type) ? fieldsOf(type) : fieldsOf('local').filter((f) => f.variant === 'common');
   for (const spec of required.filter((f) => f.required)) {
     const value = config[spec.name];
     if (value === undefined || value === null) {
-      const why = spec.storage === 'common' ? '' : ` (required for storage_type ${spec.storage})`;
+      const why = spec.variant === 'common' ? '' : ` (required for storage_type ${spec.variant})`;
       diags.error(`missing required field "${spec.name}" in config${why}`, doc.source.pos(['config']));
     } else if (!isGiven(value)) {
       reportAt(diags, doc, ['config', spec.name], 'must not be empty');
@@ -45,14 +45,14 @@ function valueProblems(spec: SnapshotFieldSpec, value: unknown): string[] {
   if (value === undefined || value === null) return [];
   switch (spec.form) {
     case 'duration': {
-      const parsed = parseDurationDetailed(value);
-      if ('problem' in parsed) {
-        return parsed.problem === 'fraction' ? ['must be a whole number of seconds (the server drops fractions of a second)'] : [DURATION_MESSAGE];
-      }
-      return parsed.seconds < 1 ? ['must be at least 1 second'] : [];
+      const parsed = readDuration(value);
+      if (parsed.kind === 'refused') return [DURATION_MESSAGE];
+      // The service truncates silently; a manifest says what it means.
+      if (parsed.value.truncated) return ['must be a whole number of seconds (the server drops fractions of a second)'];
+      return parsed.value.seconds < 1 ? ['must be at least 1 second'] : [];
     }
     case 'count': {
-      const n = parseCount(value);
+      const n = countOf(value);
       if (n === undefined) return ['must be a whole number, 1 or more'];
       return n < 1 ? ['must be 1 or more (the snapshot just written is always kept)'] : [];
     }
@@ -64,7 +64,7 @@ function valueProblems(spec: SnapshotFieldSpec, value: unknown): string[] {
       return [BYTES_MESSAGE];
     }
     case 'bool':
-      return parseBool(value) === undefined ? ['must be true or false'] : [];
+      return boolOf(value) === undefined ? ['must be true or false'] : [];
     case 'string':
       return [];
     default:

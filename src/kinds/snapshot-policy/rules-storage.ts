@@ -4,7 +4,7 @@ import { needsTrailingSlash } from '../../adapters/storage/naming.js';
 import { isStorageType, type StorageType } from './fields.js';
 import { isGiven, reportAt, textOf } from './report.js';
 import type { SnapshotPolicyDocument } from './types.js';
-import { parseBool } from './values.js';
+import { boolOf } from '../../values/index.js';
 
 /** Rules between the fields of one configuration, by storage type. */
 export function checkStorageRules(doc: SnapshotPolicyDocument, diags: Diagnostics): void {
@@ -52,8 +52,8 @@ function checkFilePrefix(doc: SnapshotPolicyDocument, config: Record<string, unk
 }
 
 function checkS3(doc: SnapshotPolicyDocument, config: Record<string, unknown>, diags: Diagnostics): void {
-  const kms = parseBool(config['provA_s3_enable_kms']) === true;
-  if (kms && parseBool(config['provA_s3_server_side_encryption']) === true) {
+  const kms = boolOf(config['provA_s3_enable_kms']) === true;
+  if (kms && boolOf(config['provA_s3_server_side_encryption']) === true) {
     reportAt(diags, doc, ['config', 'provA_s3_server_side_encryption'], 'cannot be combined with provA_s3_enable_kms (choose AES256 or KMS encryption)');
   }
   if (isGiven(config['provA_s3_kms_key']) && !kms) {
@@ -116,7 +116,7 @@ function checkEndpoint(
     const problem = endpointProblem(endpoint);
     if (problem) reportAt(diags, doc, ['config', field], problem);
   }
-  if (disableTlsField && parseBool(config[disableTlsField]) === true && !isGiven(endpoint)) {
+  if (disableTlsField && boolOf(config[disableTlsField]) === true && !isGiven(endpoint)) {
     reportAt(diags, doc, ['config', disableTlsField], `has no effect without ${field} (it is for testing against a non-native implementation)`, 'warning');
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StoreOp } from '../storage/journal.js';
 import type { KvStore } from '../storage/kv-store.js';
-import { addressAllowed } from '../util/cidr.js';
+import { addressAllowed } from '../../values/index.js';
 import type { JsonObject } from '../util/json.js';
 import { randomBase62 } from '../util/random.js';
 

@@ -1,4 +1,4 @@
-import { formatGoDuration } from '../util/durations.js';
+import { formatGoDuration } from '../../values/index.js';
 
 /** The system's default and maximum lease TTL (768h), used when a method sets none. */
 export const SYSTEM_DEFAULT_TTL = 2_764_800;

@@ -4,7 +4,7 @@ import type { FaultInjector } from '../faults.js';
 import { DR_SECONDARY_REFUSAL } from '../replication/gate.js';
 import type { ClusterServices } from '../services.js';
 import type { MountEntry } from '../sys/mount-table.js';
-import { normaliseAddress } from '../util/cidr.js';
+import { boolOf, normaliseAddress } from '../../values/index.js';
 import { FieldError } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
 import { RequestBody, requestToken } from './request-body.js';
@@ -25,8 +25,6 @@ export interface PipelineDeps {
   /** Finds the route serving a path (after /v1/, no surrounding slashes). */
   resolve(path: string): ResolvedRoute | undefined;
 }
-
-const LIST_TRUE = new Set(['true', '1', 't', 'T', 'TRUE', 'True']);
 
 /**
  * One request, start to end: its canonical path (http/request-path.ts), fault rules, routing,
@@ -96,7 +94,7 @@ function operationOf(method: string | undefined, query: URLSearchParams): Operat
   switch (method) {
     case 'HEAD': // health checks; Node leaves the body out
     case 'GET':
-      return LIST_TRUE.has(query.get('list') ?? '') ? 'list' : 'read';
+      return boolOf(query.get('list') ?? '') === true ? 'list' : 'read';
     case 'POST':
     case 'PUT':
       return 'update';

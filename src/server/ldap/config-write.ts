@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { badRequest } from '../http/reply.js';
-import { parseCidr } from '../util/cidr.js';
+import { readCidr } from '../../values/index.js';
 import { FieldError, toBool, toDurationSeconds, toInt, toList, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
 import { trimmedList } from '../util/lists.js';
@@ -130,7 +130,7 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
     }
     case 'cidrs': {
       const cidrs = toList(field, raw);
-      const invalid = cidrs.find((c) => parseCidr(c) === undefined);
+      const invalid = cidrs.find((c) => readCidr(c).kind === 'refused');
       if (invalid !== undefined) throw badRequest(`invalid ${field}: "${invalid}" is not an IP address or CIDR block`);
       return cidrs;
     }

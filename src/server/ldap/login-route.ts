@@ -4,7 +4,7 @@ import { calculateTokenTtl } from '../auth/token-ttl.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { ApiError, badRequest, permissionDenied, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
-import { addressAllowed } from '../util/cidr.js';
+import { addressAllowed } from '../../values/index.js';
 import { toStr } from '../util/fields.js';
 import { mountStore } from './admin-routes.js';
 import { ldapLogin } from './login.js';

@@ -132,7 +132,7 @@ export class DrReplication {
 
   secondaryToken(body: JsonObject): Promise<Reply> {
     return this.exclusive(async () => {
-      const { next, reply } = issueActivationToken(t.requirePrimary(this.state), body, this.deps.apiAddr(), Date.now());
+      const { next, reply } = await issueActivationToken(t.requirePrimary(this.state), body, this.deps.apiAddr(), Date.now());
       await this.commit(next);
       this.log(`DR activation token issued for secondary "${text(body['id']).trim()}"`);
       return reply;
@@ -157,7 +157,7 @@ export class DrReplication {
   generatePublicKey(): Promise<Reply> {
     return this.exclusive(async () => {
       if (this.state.mode === 'primary') throw badRequest('a DR primary makes no secondary key pair (its DR mode is primary)');
-      const pair = newKeyPair();
+      const pair = await newKeyPair();
       await this.commit({ ...this.state, key_pair: pair });
       return ok({ public_key: pair.public_key });
     });
@@ -166,7 +166,7 @@ export class DrReplication {
   enableSecondary(body: JsonObject): Promise<Reply> {
     return this.exclusive(async () => {
       t.checkCanEnableSecondary(this.state);
-      const { claims, token } = openActivationToken(body, this.state.key_pair);
+      const { claims, token } = await openActivationToken(body, this.state.key_pair);
       const link = await primaryTargetFor(body, claims);
       const joined = await activateWithPrimary(link, token, this.deps.apiAddr());
       // Everything the cluster held goes, at once; the primary's copy follows.
@@ -222,7 +222,7 @@ export class DrReplication {
         this.log('DR secondary no longer follows a primary');
         return noContent();
       }
-      const { claims, token } = openActivationToken(body, this.state.key_pair);
+      const { claims, token } = await openActivationToken(body, this.state.key_pair);
       if (claims.cid !== s.cluster_id) throw badRequest(t.otherSetMessage());
       const link = await primaryTargetFor(body, claims);
       const joined = await activateWithPrimary(link, token, this.deps.apiAddr());

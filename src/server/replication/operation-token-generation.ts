@@ -76,7 +76,7 @@ export class OperationTokenGeneration {
 
     const given = attempt.shares;
     attempt.shares = []; // the shares are used once, whatever the outcome
-    if (!sharesOpen(given, root_key, key_threshold)) {
+    if (!(await sharesOpen(given, root_key, key_threshold))) {
       throw badRequest('operation token generation aborted: the key shares do not rebuild the root key of this cluster');
     }
     const token = await this.deps.issue();

@@ -18,13 +18,13 @@ const DEFAULT_TOKEN_TTL_SECONDS = 30 * 60;
  * `primary/secondary-token`: the next state (the token pending for its id) and the answer, the
  * token in `wrap_info.token`, or in `data.token` encrypted to `secondary_public_key`.
  */
-export function issueActivationToken(p: PrimaryState, body: JsonObject, apiAddr: string, nowMs: number): { next: PrimaryState; reply: Reply } {
+export async function issueActivationToken(p: PrimaryState, body: JsonObject, apiAddr: string, nowMs: number): Promise<{ next: PrimaryState; reply: Reply }> {
   const id = text(body['id']).trim();
   if (id === '') throw badRequest('"id" is required');
   const ttl = body['ttl'] === undefined || body['ttl'] === '' ? 0 : toDurationSeconds('ttl', body['ttl']);
   const seconds = ttl > 0 ? ttl : DEFAULT_TOKEN_TTL_SECONDS;
   const keyText = text(body['secondary_public_key']).trim();
-  const publicKey = keyText === '' ? undefined : parsePublicKey(keyText);
+  const publicKey = keyText === '' ? undefined : await parsePublicKey(keyText);
   if (keyText !== '' && !publicKey) throw badRequest('secondary_public_key is not a public key made by secondary/generate-public-key');
   const secret = newActivationSecret();
   const claims: ActivationClaims = {
@@ -38,7 +38,7 @@ export function issueActivationToken(p: PrimaryState, body: JsonObject, apiAddr:
   };
   const token = signActivationToken(claims, p.signing_key);
   const next = withPending(p, { id, secret_digest: secretDigest(secret), expires_at_ms: nowMs + seconds * 1000 });
-  return { next, reply: publicKey ? ok({ token: seal(publicKey, token) }) : wrapped(token, seconds, nowMs) };
+  return { next, reply: publicKey ? ok({ token: await seal(publicKey, token) }) : wrapped(token, seconds, nowMs) };
 }
 
 /**

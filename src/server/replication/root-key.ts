@@ -28,12 +28,13 @@ export function keySplitProblem(s: KeySplit): string | undefined {
   return splitProblem(s.shares, s.threshold);
 }
 
-/** A new random root key split into shares (the initialisation of a cluster). */
-export function newKeyMaterial(s: KeySplit = DEFAULT_KEY_SPLIT): KeyMaterial {
+/** A new random root key split into shares (the initialisation of a cluster); one share is the key itself. */
+export async function newKeyMaterial(s: KeySplit = DEFAULT_KEY_SPLIT): Promise<KeyMaterial> {
   const rootKey = randomBytes(ROOT_KEY_BYTES);
+  const shares = await split(rootKey, s.shares, s.threshold);
   return {
     root_key: rootKey.toString('hex'),
-    key_shares: split(rootKey, s.shares, s.threshold).map((share) => Buffer.from(share).toString('hex')),
+    key_shares: shares.map((share) => Buffer.from(share).toString('hex')),
     key_threshold: s.threshold,
   };
 }
@@ -54,13 +55,16 @@ export function parseShare(text: string): Buffer | undefined {
 }
 
 /** Do these shares (threshold reached) rebuild this root key? Never throws on bad shares. */
-export function sharesOpen(shares: readonly Buffer[], rootKeyHex: string, threshold: number): boolean {
+export async function sharesOpen(shares: readonly Buffer[], rootKeyHex: string, threshold: number): Promise<boolean> {
   const rootKey = Buffer.from(rootKeyHex, 'hex');
   let candidate: Uint8Array;
   try {
-    candidate = combine(shares.slice(0, threshold));
+    candidate = await combine(shares.slice(0, threshold));
   } catch {
     return false;
   }
+  // A single share written by earlier versions carries an x byte after the key (a constant
+  // polynomial: its y bytes are the key); data directories made then still open.
+  if (threshold === 1 && candidate.length === rootKey.length + 1) candidate = candidate.subarray(0, rootKey.length);
   return candidate.length === rootKey.length && timingSafeEqual(candidate, rootKey);
 }

@@ -1,68 +1,71 @@
-import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import { Aes256Gcm, CipherSuite, DhkemX25519HkdfSha256, HkdfSha256 } from '@hpke/core';
 
 /**
  * Encryption of an activation token to a secondary's public key (`secondary_public_key`), so the
- * token needs no response wrapping: X25519 with an ephemeral key, HKDF-SHA256, AES-256-GCM.
- * Sealed text: base64 of ephemeral public key (32) | nonce (12) | ciphertext | tag (16).
- * Public keys travel as base64 of the raw 32 bytes; private keys are kept as PKCS#8 DER base64.
+ * token needs no response wrapping: HPKE (RFC 9180) base mode, DHKEM(X25519, HKDF-SHA256),
+ * HKDF-SHA256, AES-256-GCM, through the `@hpke/core` library. HPKE's key schedule binds the
+ * recipient's public key and the encapsulated key; the info names the purpose, so a box made for
+ * anything else does not open as a token.
+ * Sealed text: base64 of the encapsulated key (32) | ciphertext with its tag.
+ * Keys travel and are kept as base64 of their raw 32 bytes.
  */
 
-const INFO = Buffer.from('lockstep dr activation token');
-const X25519_SPKI_PREFIX = Buffer.from('302a300506032b656e032100', 'hex');
+const suite = new CipherSuite({ kem: new DhkemX25519HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
+const INFO = new TextEncoder().encode('lockstep dr activation token, sealed to secondary_public_key');
+const ENC_BYTES = 32;
+const TAG_BYTES = 16;
+/** PKCS#8 DER of an X25519 private key (how earlier versions kept it): a 16-byte prefix, then the raw key. */
+const PKCS8_X25519_BYTES = 48;
 
 export interface KeyPair {
   public_key: string;
   private_key: string;
 }
 
-export function newKeyPair(): KeyPair {
-  const { publicKey, privateKey } = generateKeyPairSync('x25519');
+/** A public key as `parsePublicKey` gives it: ready for `seal`. */
+export type PublicKey = CryptoKey;
+
+export async function newKeyPair(): Promise<KeyPair> {
+  const pair = await suite.kem.generateKeyPair();
   return {
-    public_key: rawPublicKey(publicKey).toString('base64'),
-    private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+    public_key: Buffer.from(await suite.kem.serializePublicKey(pair.publicKey)).toString('base64'),
+    private_key: Buffer.from(await suite.kem.serializePrivateKey(pair.privateKey)).toString('base64'),
   };
 }
 
-/** The key object of a base64 raw X25519 public key; undefined when it is not one. */
-export function parsePublicKey(text: string): KeyObject | undefined {
+/** The key of a base64 raw X25519 public key; undefined when it is not one. */
+export async function parsePublicKey(text: string): Promise<PublicKey | undefined> {
   const raw = Buffer.from(text.trim(), 'base64');
   if (raw.length !== 32 || raw.toString('base64') !== text.trim()) return undefined;
   try {
-    return createPublicKey({ key: Buffer.concat([X25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+    return await suite.kem.deserializePublicKey(Uint8Array.from(raw));
   } catch {
     return undefined;
   }
 }
 
-export function seal(publicKey: KeyObject, plaintext: string): string {
-  const ephemeral = generateKeyPairSync('x25519');
-  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey });
-  const ephemeralRaw = rawPublicKey(ephemeral.publicKey);
-  const key = Buffer.from(hkdfSync('sha256', shared, ephemeralRaw, INFO, 32));
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return Buffer.concat([ephemeralRaw, nonce, body, cipher.getAuthTag()]).toString('base64');
+export async function seal(publicKey: PublicKey, plaintext: string): Promise<string> {
+  const { ct, enc } = await suite.seal({ recipientPublicKey: publicKey, info: INFO }, new TextEncoder().encode(plaintext));
+  return Buffer.concat([Buffer.from(enc), Buffer.from(ct)]).toString('base64');
 }
 
 /** The plaintext, or undefined when the text was not sealed to this key pair. */
-export function open(pair: KeyPair, sealed: string): string | undefined {
+export async function open(pair: KeyPair, sealed: string): Promise<string | undefined> {
   const bytes = Buffer.from(sealed.trim(), 'base64');
-  if (bytes.length < 32 + 12 + 16 + 1) return undefined;
-  const ephemeralRaw = bytes.subarray(0, 32);
-  const publicKey = parsePublicKey(ephemeralRaw.toString('base64'));
-  if (!publicKey) return undefined;
+  if (bytes.length < ENC_BYTES + TAG_BYTES + 1) return undefined;
   try {
-    const privateKey = createPrivateKey({ key: Buffer.from(pair.private_key, 'base64'), format: 'der', type: 'pkcs8' });
-    const key = Buffer.from(hkdfSync('sha256', diffieHellman({ privateKey, publicKey }), ephemeralRaw, INFO, 32));
-    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(32, 44));
-    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-    return Buffer.concat([decipher.update(bytes.subarray(44, bytes.length - 16)), decipher.final()]).toString('utf8');
+    const recipientKey = await suite.kem.deserializePrivateKey(rawPrivateKey(pair.private_key));
+    const plain = await suite.open(
+      { recipientKey, enc: Uint8Array.from(bytes.subarray(0, ENC_BYTES)), info: INFO },
+      Uint8Array.from(bytes.subarray(ENC_BYTES)),
+    );
+    return new TextDecoder('utf-8', { fatal: true }).decode(plain);
   } catch {
     return undefined;
   }
 }
 
-function rawPublicKey(key: KeyObject): Buffer {
-  return key.export({ format: 'der', type: 'spki' }).subarray(X25519_SPKI_PREFIX.length);
+function rawPrivateKey(text: string): Uint8Array {
+  const bytes = Buffer.from(text, 'base64');
+  return Uint8Array.from(bytes.length === PKCS8_X25519_BYTES ? bytes.subarray(PKCS8_X25519_BYTES - 32) : bytes);
 }

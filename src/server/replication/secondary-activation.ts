@@ -16,13 +16,13 @@ const SAFETY_CHECK_TIMEOUT_MS = 2_000;
 export type PrimaryTarget = Pick<PrimaryLink, 'api_addr' | 'ca_pem'>;
 
 /** The token's claims, opened with this cluster's key pair first when it was sealed to it. */
-export function openActivationToken(body: JsonObject, keyPair: KeyPair | null): { claims: ActivationClaims; token: string } {
+export async function openActivationToken(body: JsonObject, keyPair: KeyPair | null): Promise<{ claims: ActivationClaims; token: string }> {
   const given = text(body['token']).trim();
   if (given === '') throw badRequest('"token" is required');
   let token = given;
   // A JWT has dots; a token sealed to this cluster's public key is plain base64.
   if (!given.includes('.')) {
-    const opened = keyPair ? open(keyPair, given) : undefined;
+    const opened = keyPair ? await open(keyPair, given) : undefined;
     if (opened === undefined) {
       throw badRequest(
         keyPair

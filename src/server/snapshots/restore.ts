@@ -60,11 +60,12 @@ export async function loadRestores(
   keys: RestoreKeys = NO_KEYS,
 ): Promise<Map<string, DecodedSnapshot>> {
   const files = await readRestoreFiles(option, clusters);
-  const given = keys.shares.map((shares, i) => {
-    const key = snapshotKeyFromShares(shares);
+  const given: SnapshotKey[] = [];
+  for (const [i, shares] of keys.shares.entries()) {
+    const key = await snapshotKeyFromShares(shares);
     if (!key) throw new Error(`restore key set ${i + 1} holds a share that is not hex or base64, or shares that do not combine`);
-    return key;
-  });
+    given.push(key);
+  }
   const opened = new Map<string, DecodedSnapshot>();
   for (const [cluster, { file, snapshot }] of files) {
     const held = await heldRootKeys(keys.dirOf(cluster));

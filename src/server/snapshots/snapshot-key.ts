@@ -26,11 +26,11 @@ export function snapshotKeyOf(rootKeyHex: string): SnapshotKey {
  * split) rebuild; undefined when a share does not parse. Wrong shares give a key no snapshot
  * matches, which is how they are told apart.
  */
-export function snapshotKeyFromShares(shares: readonly string[]): SnapshotKey | undefined {
+export async function snapshotKeyFromShares(shares: readonly string[]): Promise<SnapshotKey | undefined> {
   const parsed = shares.map(parseShare);
   if (parsed.length === 0 || parsed.some((s) => s === undefined)) return undefined;
   try {
-    return snapshotKeyOf(Buffer.from(combine(parsed as Buffer[])).toString('hex'));
+    return snapshotKeyOf(Buffer.from(await combine(parsed as Buffer[])).toString('hex'));
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import { ApiError } from '../http/reply.js';
+import { readBool } from '../../values/index.js';
 import type { Route } from '../http/router.js';
 import type { ClusterServices } from '../services.js';
 import { EMULATED_VERSION } from '../version.js';
@@ -37,7 +38,7 @@ type HealthCodes = typeof DEFAULT_CODES;
 function statusCodes(query: URLSearchParams): HealthCodes {
   for (const flag of ['standbyok', 'perfstandbyok']) {
     const value = query.get(flag);
-    if (value !== null && !/^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.test(value)) throw new ApiError(400, []);
+    if (value !== null && readBool(value).kind === 'refused') throw new ApiError(400, []);
   }
   const codes = { ...DEFAULT_CODES };
   for (const name of Object.keys(codes) as Array<keyof HealthCodes>) {

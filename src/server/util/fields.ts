@@ -1,11 +1,9 @@
-import { DurationError, parseDurationSeconds } from './durations.js';
-import { parseCommaList } from './lists.js';
+import { readBool, readCommaList, readDuration, readInteger, type Read } from '../../values/index.js';
 
 /**
- * Conversions of request fields, as weakly typed as the service's request framework: booleans
- * also as "true"/"1"/"t", integers also as numeric strings, durations as seconds or duration
- * strings, lists as arrays or comma strings. A value that does not convert is a 400 with the
- * framework's wording, built by the caller from FieldError.
+ * Conversions of request fields through the shared value forms (src/values/), which read them
+ * as the service's request framework does. A value that does not convert is a 400 with the
+ * framework's wording (field_data.go Validate), built by the caller from FieldError.
  */
 export class FieldError extends Error {
   constructor(field: string, value: unknown, reason: string) {
@@ -17,18 +15,13 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-const TRUE_TEXT = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const FALSE_TEXT = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False', '']);
+function taken<T>(field: string, input: unknown, read: Read<T>): T {
+  if (read.kind === 'refused') throw new FieldError(field, input, read.reason);
+  return read.value;
+}
 
 export function toBool(field: string, value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  if (typeof value === 'string') {
-    if (TRUE_TEXT.has(value)) return true;
-    if (FALSE_TEXT.has(value)) return false;
-    throw new FieldError(field, value, `strconv.ParseBool: parsing "${value}": invalid syntax`);
-  }
-  throw new FieldError(field, value, 'expected a boolean');
+  return taken(field, value, readBool(value));
 }
 
 export function toStr(field: string, value: unknown): string {
@@ -39,25 +32,15 @@ export function toStr(field: string, value: unknown): string {
 }
 
 export function toInt(field: string, value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value)) return Number.parseInt(value, 10);
-  throw new FieldError(field, value, 'expected an integer');
+  return taken(field, value, readInteger(value));
 }
 
 export function toDurationSeconds(field: string, value: unknown): number {
-  try {
-    const seconds = parseDurationSeconds(value);
-    if (seconds < 0) throw new DurationError('duration cannot be negative');
-    return seconds;
-  } catch (err) {
-    throw new FieldError(field, value, (err as Error).message);
-  }
+  return taken(field, value, readDuration(value)).seconds;
 }
 
+/** A comma-string-slice field with its empty items dropped (what every list field here keeps); absent is no items. */
 export function toList(field: string, value: unknown): string[] {
-  try {
-    return parseCommaList(value);
-  } catch (err) {
-    throw new FieldError(field, value, (err as Error).message);
-  }
+  if (value === undefined) return [];
+  return taken(field, value, readCommaList(value)).filter((item) => item !== '');
 }

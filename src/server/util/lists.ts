@@ -1,17 +1,7 @@
 /** List handling shared by the API's list-valued fields. */
+import { compareBytes, readCommaList } from '../../values/index.js';
 
-/** A list given as a JSON array or a comma-separated string; items trimmed, empty ones dropped. */
-export function parseCommaList(input: unknown): string[] {
-  if (input === null || input === undefined) return [];
-  const items = Array.isArray(input) ? input : typeof input === 'string' ? input.split(',') : [input];
-  const out: string[] = [];
-  for (const item of items) {
-    if (item !== null && typeof item === 'object') throw new TypeError('list items must be strings');
-    const text = String(item).trim();
-    if (text !== '') out.push(text);
-  }
-  return out;
-}
+export { compareBytes };
 
 /** Trimmed, optionally lower-cased, de-duplicated, sorted (the service's RemoveDuplicates). */
 export function sortedUnique(items: readonly string[], lowerCase: boolean): string[] {
@@ -34,19 +24,11 @@ export function normalisePolicies(items: readonly string[]): string[] {
 
 /**
  * A comma-string-slice field as the service's request framework reads it
- * (parseutil.ParseCommaStringSlice): "" is no items; a string is split at commas; every item
- * is trimmed, and nothing else is done (case, order, duplicates and empty items are kept).
+ * (parseutil.ParseCommaStringSlice): empty items, case, order and duplicates kept.
  */
 export function trimmedList(input: unknown): string[] {
-  if (input === null || input === undefined || input === '') return [];
-  const items = Array.isArray(input) ? input : typeof input === 'string' ? input.split(',') : [input];
-  return items.map((item) => {
-    if (item !== null && typeof item === 'object') throw new TypeError('list items must be strings');
-    return String(item).trim();
-  });
-}
-
-/** Byte-wise order, as Go's sort.Strings (equal to code-unit order outside surrogate pairs). */
-export function compareBytes(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  if (input === undefined) return [];
+  const read = readCommaList(input);
+  if (read.kind === 'refused') throw new TypeError(read.reason);
+  return read.value;
 }

@@ -43,6 +43,12 @@ export const SYS_FACTS: readonly Fact[] = [
     expect: { status: 400 },
   },
   {
+    says: '#15.2: sys/health reads an empty standbyok as false (parseutil.ParseBool: mapstructure weak decoding takes "" as false)',
+    source: `${HEALTH_GO} (parseutil.ParseBool of standbyok), hashicorp/go-secure-stdlib parseutil/parseutil.go (ParseBool)`,
+    request: { method: 'GET', path: 'sys/health?standbyok=', token: 'none' },
+    expect: { status: 200, body: { initialized: true } },
+  },
+  {
     says: 'a DR secondary answers sys/health with 472 by default',
     source: `${HEALTH_GO} (drSecondaryCode := 472), ${HEALTH_DOC}`,
     scenario: 'dr-pair',

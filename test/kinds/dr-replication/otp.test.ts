@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDurationSeconds } from '../../../src/kinds/dr-replication/duration.js';
 import { decodeOperationToken, encodeOperationToken, generateOtp } from '../../../src/kinds/dr-replication/otp.js';
 import { normaliseShare, shareEncoding } from '../../../src/kinds/dr-replication/shares.js';
 
@@ -69,22 +68,5 @@ describe('root key shares', () => {
       }),
       { seed: 11, numRuns: 300 },
     );
-  });
-});
-
-describe('durations', () => {
-  it('reads the forms the service accepts', () => {
-    expect(parseDurationSeconds(1800)).toBe(1800);
-    expect(parseDurationSeconds('1800')).toBe(1800);
-    expect(parseDurationSeconds('30m')).toBe(1800);
-    expect(parseDurationSeconds('1h30m')).toBe(5400);
-    expect(parseDurationSeconds('1.5h')).toBe(5400);
-    expect(parseDurationSeconds('.5m')).toBe(30);
-    expect(parseDurationSeconds('2000ms')).toBe(2);
-    expect(parseDurationSeconds('2d')).toBe(172800);
-  });
-
-  it('refuses the rest', () => {
-    for (const bad of ['', '1500ms', 'soon', '5x', -1, 1.5, '1h 30m']) expect(parseDurationSeconds(bad)).toBeUndefined();
   });
 });

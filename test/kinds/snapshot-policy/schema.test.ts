@@ -15,7 +15,7 @@ describe('snapshot-policy.schema.json and the field table', () => {
     const props = schema.properties.config.properties;
     expect(Object.keys(props).sort()).toEqual([...SNAPSHOT_CONFIG_FIELDS].sort());
     for (const spec of SNAPSHOT_FIELD_SPECS) {
-      expect([spec.name, props[spec.name]!['x-storage-type'] ?? 'common']).toEqual([spec.name, spec.storage]);
+      expect([spec.name, props[spec.name]!['x-storage-type'] ?? 'common']).toEqual([spec.name, spec.variant]);
     }
   });
 

@@ -43,9 +43,9 @@ describe('root key shares and --init-out', () => {
 
     const eastKey = await rootKeyOf(dataDir, 'east');
     const east = first['east']!.map((s) => parseShare(s)!);
-    expect(sharesOpen([east[4]!, east[0]!, east[2]!], eastKey, 3)).toBe(true);
-    expect(sharesOpen([east[1]!, east[3]!], eastKey, 2)).toBe(false);
-    expect(sharesOpen(first['west']!.slice(0, 3).map((s) => parseShare(s)!), eastKey, 3)).toBe(false);
+    expect(await sharesOpen([east[4]!, east[0]!, east[2]!], eastKey, 3)).toBe(true);
+    expect(await sharesOpen([east[1]!, east[3]!], eastKey, 2)).toBe(false);
+    expect(await sharesOpen(first['west']!.slice(0, 3).map((s) => parseShare(s)!), eastKey, 3)).toBe(false);
 
     // A restart keeps the shares (other split options are ignored) and is no initialisation.
     const again = await startServer({ port: 0, clusters: ['east', 'west'], dataDir, keyShares: 1, initOut });

@@ -3,6 +3,7 @@ import { newActivationSecret, readActivationToken, signActivationToken, verifyAc
 import { initialState, type DrState } from '../../../src/server/replication/dr-state.js';
 import { drGate } from '../../../src/server/replication/gate.js';
 import { decodeWithOtp, encodeWithOtp, newOtp } from '../../../src/server/replication/otp.js';
+import { Aes256Gcm, CipherSuite, DhkemX25519HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { newKeyPair, open, parsePublicKey, seal } from '../../../src/server/replication/sealed-box.js';
 import * as t from '../../../src/server/replication/transitions.js';
 
@@ -108,14 +109,30 @@ describe('token formats', () => {
     expect(verifyActivationToken(tampered, key)).toBeUndefined();
   });
 
-  it('seals a text to a generated public key; only that key pair opens it', () => {
-    const pair = newKeyPair();
-    const other = newKeyPair();
-    const sealed = seal(parsePublicKey(pair.public_key)!, 'the token');
-    expect(open(pair, sealed)).toBe('the token');
-    expect(open(other, sealed)).toBeUndefined();
-    expect(open(pair, sealed.slice(0, -4) + 'AAAA')).toBeUndefined();
-    expect(parsePublicKey('not a key')).toBeUndefined();
-    expect(parsePublicKey(Buffer.alloc(31).toString('base64'))).toBeUndefined();
+  it('seals a text to a generated public key; only that key pair opens it', async () => {
+    const pair = await newKeyPair();
+    const other = await newKeyPair();
+    const sealed = await seal((await parsePublicKey(pair.public_key))!, 'the token');
+    expect(await open(pair, sealed)).toBe('the token');
+    expect(await open(other, sealed)).toBeUndefined();
+    expect(await open(pair, sealed.slice(0, -4) + 'AAAA')).toBeUndefined();
+    expect(await parsePublicKey('not a key')).toBeUndefined();
+    expect(await parsePublicKey(Buffer.alloc(31).toString('base64'))).toBeUndefined();
+  });
+
+  it('#15.3: the sealed box is HPKE base mode (X25519, HKDF-SHA256, AES-256-GCM) bound to the recipient key and its purpose', async () => {
+    const pair = await newKeyPair();
+    const sealed = Buffer.from(await seal((await parsePublicKey(pair.public_key))!, 'the token'), 'base64');
+    const suite = new CipherSuite({ kem: new DhkemX25519HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
+    const recipientKey = await suite.kem.deserializePrivateKey(Uint8Array.from(Buffer.from(pair.private_key, 'base64')));
+    const enc = Uint8Array.from(sealed.subarray(0, 32));
+    const ct = Uint8Array.from(sealed.subarray(32));
+    const info = new TextEncoder().encode('lockstep dr activation token, sealed to secondary_public_key');
+    expect(new TextDecoder().decode(await suite.open({ recipientKey, enc, info }, ct))).toBe('the token');
+    // Another purpose (info) does not open it: a box made for something else is not a token.
+    await expect(suite.open({ recipientKey, enc, info: new TextEncoder().encode('something else') }, ct)).rejects.toThrow();
+    // A box sealed by the library to this key opens only with the purpose's info.
+    const foreign = await suite.seal({ recipientPublicKey: (await parsePublicKey(pair.public_key))!, info: new TextEncoder().encode('other') }, new TextEncoder().encode('x'));
+    expect(await open(pair, Buffer.concat([Buffer.from(foreign.enc), Buffer.from(foreign.ct)]).toString('base64'))).toBeUndefined();
   });
 });

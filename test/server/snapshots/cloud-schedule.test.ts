@@ -98,7 +98,7 @@ describe.each(Object.entries(cases))('%s snapshots', (_label, c) => {
       const store = openObjectStore(good);
       const objects = snapshotObjects(await store.list(snapshotListPrefix(good.path_prefix, 'vault-snapshot')), 'vault-snapshot', good.path_prefix);
       expect(objects.map((o) => store.urlOf(o.name))).toEqual(written.slice(-2));
-      const newest = decodeSnapshot(await store.get(objects[1]!.name), [snapshotKeyFromShares(server.clusters[0]!.keyShares)!]);
+      const newest = decodeSnapshot(await store.get(objects[1]!.name), [(await snapshotKeyFromShares(server.clusters[0]!.keyShares))!]);
       expect(newest.entries.map(([k]) => k)).toContain('core/snapshot-auto/config/cloud');
 
       expectNoCanary('a response', responses, CANARIES);

@@ -56,7 +56,7 @@ describe('local snapshots', () => {
       expect((await stat(join(dir, files[1]!))).mode & 0o777).toBe(0o600);
 
       // The newest is a full, consistent snapshot of the cluster's store.
-      const snapshot = decodeSnapshot(await readFile(join(dir, files[1]!)), [snapshotKeyFromShares(server.clusters[0]!.keyShares)!]);
+      const snapshot = decodeSnapshot(await readFile(join(dir, files[1]!)), [(await snapshotKeyFromShares(server.clusters[0]!.keyShares))!]);
       expect(snapshot.header.cluster_name).toBe('default');
       const keys = snapshot.entries.map(([k]) => k);
       expect(keys).toContain('core/snapshot-auto/config/every-second');

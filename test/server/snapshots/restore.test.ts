@@ -24,7 +24,7 @@ let mintedToken: string;
 let sourceShares: string[];
 let sourceKey: SnapshotKey;
 const BINDPASS = 'canary-snapshot-bindpass-91c2';
-const keyOf = (server: { clusters: Array<{ keyShares: string[] }> }) => snapshotKeyFromShares(server.clusters[0]!.keyShares)!;
+const keyOf = async (server: { clusters: Array<{ keyShares: string[] }> }) => (await snapshotKeyFromShares(server.clusters[0]!.keyShares))!;
 
 /** Everything a client can read of the state this test sets up. */
 async function capture(api: ApiClient) {
@@ -52,7 +52,7 @@ beforeAll(async () => {
   try {
     const api = apiClient(server.clusters[0]!);
     sourceShares = server.clusters[0]!.keyShares;
-    sourceKey = keyOf(server);
+    sourceKey = await keyOf(server);
     await enableLdap(api);
     await enableLdap(api, 'corp');
     await api.post('auth/ldap/config', { url: 'ldaps://dir.example.com', binddn: 'cn=svc,dc=example', bindpass: BINDPASS, userdn: 'ou=people', token_policies: 'base', token_ttl: '1h' });
@@ -101,7 +101,7 @@ describe('restore from a snapshot', () => {
       const before = new Set(await readdir(dir));
       const next = await waitFor('a snapshot of the restored cluster', async () => (await readdir(dir)).find((f) => f.endsWith('.snap') && !before.has(f)));
       // Sealed with the restored cluster's own root key: it keeps its own identity.
-      const again = decodeSnapshot(await readFile(join(dir, next)), [keyOf(server)]);
+      const again = decodeSnapshot(await readFile(join(dir, next)), [await keyOf(server)]);
       expect(again.entries).toEqual(restored.entries);
       expect(again.header.index).toBeGreaterThanOrEqual(restored.header.index);
       expect((await api.get(`${STATUS}/nightly`)).body.data.last_snapshot_error).toBe('');
@@ -169,7 +169,7 @@ describe('restore from a snapshot', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'lockstep-restore-own-'));
     try {
       const first = await startServer({ port: 0, dataDir });
-      const ownKey = keyOf(first);
+      const ownKey = await keyOf(first);
       await first.close();
       const file = join(dir, 'own.snap');
       await writeFile(file, encodeSnapshot({ index: 7, entries: [['core/marker', { from: 'own' }]] }, { name: 'default', id: 'x' }, new Date(), ownKey));

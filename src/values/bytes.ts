@@ -1,9 +1,9 @@
 /**
- * Value forms of snapshot fields beyond those the LDAP kind already parses (durations,
- * booleans, counts are shared from there): sizes in bytes.
+ * Byte sizes as lockstep's manifests accept them: a whole number of bytes, or a size with a unit
+ * (`10GiB`, `500MB`, `1.5 GiB`), sent to the service as integer bytes (its fields take integers:
+ * spec "Automated snapshot configuration", local_max_space). The units are those of
+ * parseutil.ParseCapacityString (kb kib mb mib gb gib tb tib, any case) with b, pb and pib.
  */
-export { parseBool, parseCount, parseDuration, parseDurationDetailed } from '../ldap-auth/values.js';
-
 const UNIT_BYTES: Readonly<Record<string, bigint>> = {
   b: 1n,
   kb: 1000n,
@@ -22,19 +22,14 @@ const MAX_BYTES = BigInt(Number.MAX_SAFE_INTEGER);
 
 export type BytesParse = { bytes: number } | { problem: 'syntax' | 'fraction' | 'too-large' };
 
-/**
- * Bytes from a whole number (`10737418240`, `"10737418240"`) or a size with a unit: decimal
- * `KB MB GB TB PB` (powers of 1000), binary `KiB MiB GiB TiB PiB` (powers of 1024), `B`;
- * units case-insensitive, a space allowed (`10 GiB`). A fraction must come to whole bytes
- * (`1.5GiB` does, `1.5B` does not).
- */
-export function parseBytesDetailed(value: unknown): BytesParse {
-  if (typeof value === 'number') {
-    if (!Number.isInteger(value) || value < 0) return { problem: 'syntax' };
-    return Number.isSafeInteger(value) ? { bytes: value } : { problem: 'too-large' };
+/** Bytes, or why not; a fraction must come to whole bytes (`1.5GiB` does, `1.5B` does not). */
+export function parseBytesDetailed(input: unknown): BytesParse {
+  if (typeof input === 'number') {
+    if (!Number.isInteger(input) || input < 0) return { problem: 'syntax' };
+    return Number.isSafeInteger(input) ? { bytes: input } : { problem: 'too-large' };
   }
-  if (typeof value !== 'string') return { problem: 'syntax' };
-  const m = SIZE.exec(value.trim());
+  if (typeof input !== 'string') return { problem: 'syntax' };
+  const m = SIZE.exec(input.trim());
   if (!m) return { problem: 'syntax' };
   const [, whole, fraction = '', unitText = 'b'] = m as unknown as [string, string, string?, string?];
   const unit = UNIT_BYTES[unitText.toLowerCase()];
@@ -46,8 +41,8 @@ export function parseBytesDetailed(value: unknown): BytesParse {
   return bytes > MAX_BYTES ? { problem: 'too-large' } : { bytes: Number(bytes) };
 }
 
-export function parseBytes(value: unknown): number | undefined {
-  const parsed = parseBytesDetailed(value);
+export function parseBytes(input: unknown): number | undefined {
+  const parsed = parseBytesDetailed(input);
   return 'bytes' in parsed ? parsed.bytes : undefined;
 }
 
@@ -69,10 +64,14 @@ export function formatBytesExact(bytes: number): string | number {
   return bytes;
 }
 
-/** The shortest exact duration text for export: `24h`, `90m`, `45s`, or whole days. */
-export function formatDurationExact(seconds: number): string | number {
-  if (seconds === 0) return 0;
-  if (seconds % 3600 === 0) return `${seconds / 3600}h`;
-  if (seconds % 60 === 0) return `${seconds / 60}m`;
-  return `${seconds}s`;
+/** Bytes for messages: `1.5 GiB (1610612736 bytes)`. */
+export function formatBytes(bytes: number): string {
+  let scaled = bytes;
+  let unit = 'bytes';
+  for (const u of ['KiB', 'MiB', 'GiB', 'TiB']) {
+    if (scaled < 1024) break;
+    scaled /= 1024;
+    unit = u;
+  }
+  return unit === 'bytes' ? `${bytes} bytes` : `${scaled.toFixed(1)} ${unit} (${bytes} bytes)`;
 }

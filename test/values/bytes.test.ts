@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatBytesExact, formatDurationExact, parseBytes, parseBytesDetailed } from '../../../src/kinds/snapshot-policy/values.js';
+import { formatBytesExact, formatDurationExact, parseBytes, parseBytesDetailed } from '../../src/values/index.js';
 
 describe('sizes', () => {
   test.each([

@@ -1,0 +1,12 @@
+/**
+ * The value forms the service's fields accept, read as the service reads them. A leaf: both the
+ * reconciler (kinds, check, validate, commands) and the emulator (server) import it, so a
+ * manifest value and the emulator's reading of the same request cannot disagree.
+ */
+export { readBool, boolOf } from './bool.js';
+export { formatBytes, formatBytesExact, parseBytes, parseBytesDetailed, type BytesParse } from './bytes.js';
+export { addressAllowed, normaliseAddress, readCidr, type Cidr } from './cidr.js';
+export { durationSeconds, formatDurationExact, formatGoDuration, formatSeconds, goParseDuration, readDuration, type Seconds } from './duration.js';
+export { countOf, readInteger } from './integer.js';
+export { commaListOf, compareBytes, goTrimSpace, readCommaList } from './list.js';
+export { refused, value, valueOf, type Read } from './read.js';
