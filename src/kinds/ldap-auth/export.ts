@@ -5,14 +5,16 @@ import type { PlanNote } from '../../core/plan.js';
 import type { LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
 import { MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
-import { ldapConfigDefaults } from './normalise.js';
+import { LDAP_WRITE_ONLY_FIELDS, ldapConfigDefaults } from './normalise.js';
+import { userfilterLacksUserattr } from './rules-consistency.js';
 import { readScope } from './read.js';
 import type { LdapScope } from './scope.js';
 
 /**
  * Every LDAP method of the cluster's root namespace as one LdapAuth document each. Config
  * fields equal to the spec's defaults are left out (they are filled in again on load); bindpass
- * becomes an `${env:...}` reference to fill in, since the server never returns it.
+ * becomes an `${env:...}` reference to fill in when a binddn is set, since the server never
+ * returns it; the write-only fields it cannot see are named in `managedElsewhere`.
  */
 export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[] = []): Promise<Record<string, unknown>[]> {
   const ns = cluster.defaultNamespace ? `${cluster.defaultNamespace}/` : '';
@@ -49,15 +51,28 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
       config['bindpass'] = `\${env:${envName(cluster.name, scope.mount, 'BINDPASS')}}`;
     }
   }
+  // The server never says whether it holds the other write-only fields: they are named managed
+  // elsewhere, so applying the export never clears what export could not see.
+  const managedElsewhere = LDAP_WRITE_ONLY_FIELDS.filter((f) => !(f in config));
+  // A state the service accepts with only a warning is acknowledged, so the export plans as is.
+  const acknowledge = acknowledgedRules(config);
 
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: 'LdapAuth' };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;
   if (cluster.defaultNamespace) doc['namespace'] = cluster.defaultNamespace;
   doc['mount'] = scope.mount;
   doc['config'] = config;
+  if (managedElsewhere.length > 0) doc['managedElsewhere'] = managedElsewhere;
+  if (acknowledge.length > 0) doc['acknowledge'] = acknowledge;
   doc['groups'] = sortedObject(groups);
   doc['users'] = sortedObject(users);
   return doc;
+}
+
+function acknowledgedRules(config: Record<string, unknown>): string[] {
+  const filter = typeof config['userfilter'] === 'string' ? config['userfilter'] : '';
+  const userattr = typeof config['userattr'] === 'string' ? config['userattr'] : String(ldapConfigDefaults()['userattr']);
+  return userfilterLacksUserattr(filter, userattr) ? ['userfilter-without-userattr'] : [];
 }
 
 function envName(cluster: string, mount: string, field: string): string {

@@ -44,7 +44,12 @@ describe('a natural, valid manifest', () => {
 describe('userfilter', () => {
   test('must contain {{.UserAttr}} or the userattr value', async () => {
     expect(await check([configDoc('userattr: uid', 'userfilter: (cn={{.Username}})')])).toEqual([
-      'f0.yaml:5:15: error: config.userfilter: must contain {{.UserAttr}} or the userattr value "uid" (otherwise logins may match other entries and entity aliases may collide)',
+      'f0.yaml:5:15: error: config.userfilter: must contain {{.UserAttr}} or the userattr value "uid" (otherwise logins may match other entries and entity aliases may collide); the service accepts it with a warning: to keep it, add userfilter-without-userattr to the document\'s acknowledge list',
+    ]);
+  });
+  test('#14.3: acknowledged, the rule the service only warns about is a warning', async () => {
+    expect(await check([`acknowledge: [userfilter-without-userattr]\n${configDoc('userattr: uid', 'userfilter: (cn={{.Username}})')}`])).toEqual([
+      'f0.yaml:6:15: warning: config.userfilter: must contain {{.UserAttr}} or the userattr value "uid" (otherwise logins may match other entries and entity aliases may collide); accepted: acknowledged as userfilter-without-userattr',
     ]);
   });
   test('the default userattr is cn; the attribute compares case-insensitively', async () => {
