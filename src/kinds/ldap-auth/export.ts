@@ -7,6 +7,7 @@ import type { ClusterClient } from '../../client/types.js';
 import { MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { LDAP_WRITE_ONLY_FIELDS, ldapConfigDefaults } from './normalise.js';
 import { userfilterLacksUserattr } from './rules-consistency.js';
+import { templateFindings } from './template.js';
 import { readScope } from './read.js';
 import type { LdapScope } from './scope.js';
 
@@ -53,7 +54,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   }
   // The server never says whether it holds the other write-only fields: they are named managed
   // elsewhere, so applying the export never clears what export could not see.
-  const managedElsewhere = LDAP_WRITE_ONLY_FIELDS.filter((f) => !(f in config));
+  const managedElsewhere = LDAP_WRITE_ONLY_FIELDS.filter((f) => !(f in config)).sort();
   // A state the service accepts with only a warning is acknowledged, so the export plans as is.
   const acknowledge = acknowledgedRules(config);
 
@@ -69,10 +70,17 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   return doc;
 }
 
+/** The acknowledgeable rules (rules-consistency.ts) the server's config breaks. */
 function acknowledgedRules(config: Record<string, unknown>): string[] {
-  const filter = typeof config['userfilter'] === 'string' ? config['userfilter'] : '';
-  const userattr = typeof config['userattr'] === 'string' ? config['userattr'] : String(ldapConfigDefaults()['userattr']);
-  return userfilterLacksUserattr(filter, userattr) ? ['userfilter-without-userattr'] : [];
+  const text = (field: string): string => (typeof config[field] === 'string' ? (config[field] as string) : '');
+  const userattr = text('userattr') || String(ldapConfigDefaults()['userattr']);
+  const rules: string[] = [];
+  if (userfilterLacksUserattr(text('userfilter'), userattr)) rules.push('userfilter-without-userattr');
+  const unknown =
+    templateFindings(text('userfilter'), ['UserAttr', 'Username']).unknownActions.length +
+    templateFindings(text('groupfilter'), ['UserDN', 'Username']).unknownActions.length;
+  if (unknown > 0) rules.push('filter-template-unknown-action');
+  return rules;
 }
 
 function envName(cluster: string, mount: string, field: string): string {

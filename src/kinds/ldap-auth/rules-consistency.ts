@@ -39,7 +39,7 @@ function checkTlsRange(doc: LdapAuthDocument, config: Record<string, unknown>, d
  * then warns instead of refusing, so a server in that state can be taken over (export writes
  * the acknowledgement). Without it the rule stays an error: a manifest says what it means.
  */
-export const ACKNOWLEDGEABLE_RULES = ['userfilter-without-userattr'] as const;
+export const ACKNOWLEDGEABLE_RULES = ['userfilter-without-userattr', 'filter-template-unknown-action'] as const;
 export type AcknowledgeableRule = (typeof ACKNOWLEDGEABLE_RULES)[number];
 
 /** Whether `filter` fails the spec's rule for `userattr` (the service's test, path_config.go). */
