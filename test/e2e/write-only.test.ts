@@ -152,4 +152,56 @@ config:
     const noConfig = await cli(['validate', await manifest('apiVersion: lockstep/v1\nkind: LdapAuth\nmanagedElsewhere: [bindpass]\n')]);
     expect(noConfig.stderr).toContain("ldap.yaml:3:1: error: managedElsewhere: is about the mount's config");
   });
+
+  it('a managed key: a dropped secret the server holds is a change, cleared on apply', async () => {
+    const key = `apiVersion: lockstep/v1
+kind: ManagedKey
+name: aws-signing
+type: provAkms
+config:
+  key_type: ECDSA
+  curve: P256
+  kms_key: alias/signing
+`;
+    const body = { key_type: 'ECDSA', curve: 'P256', kms_key: 'alias/signing', access_key: 'AKIAEXAMPLE', secret_key: 'operator-secret-e2e-1' };
+    expect((await cluster.raw('POST', 'sys/managed-keys/provAkms/aws-signing', body)).status).toBeLessThan(300);
+    const m = await manifest(key);
+    const plan = await cli(['plan', m]);
+    expect(plan.stdout).toContain('  ~ default:sys/managed-keys/provAkms/aws-signing');
+    expect(plan.stdout).toContain('      secret_key: (cleared, write-only)');
+    expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
+    const read = (await cluster.raw('GET', 'sys/managed-keys/provAkms/aws-signing')).body as { data: Record<string, unknown> };
+    expect(read.data).not.toHaveProperty('secret_key');
+    await expectNoChanges(cli, m);
+
+    await cluster.raw('DELETE', 'sys/managed-keys/provAkms/aws-signing');
+  });
+
+  it('a snapshot policy: a saved plan is stale when a credential appears on the server, no compared field moving', async () => {
+    const policy = `apiVersion: lockstep/v1
+kind: SnapshotPolicy
+name: gcs
+config:
+  interval: 1h
+  storage_type: provC-gcs
+  path_prefix: snaps/
+  provC_gcs_bucket: bucket
+`;
+    const m = await manifest(policy);
+    expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
+    await expectNoChanges(cli, m);
+    const saved = path.join(dir, 'plan.json');
+    expect((await cli(['plan', m, '--out', saved, '--sync-secrets'])).code).toBe(0);
+    const key = JSON.stringify({ type: 'service_account', client_email: 'sa@p.iam.example.com', private_key: 'not-a-real-key-e2e' });
+    const set = await cluster.raw('POST', 'sys/storage/raft/snapshot-auto/config/gcs', {
+      interval: 3600, storage_type: 'provC-gcs', path_prefix: 'snaps/', provC_gcs_bucket: 'bucket', provC_service_account_key: key,
+    });
+    expect(set.status).toBeLessThan(300);
+    const plan = await cli(['plan', m]);
+    expect(plan.stdout).toContain('      provC_service_account_key: (cleared, write-only)');
+    const stale = await cli(['apply', saved, '--auto-approve']);
+    expect(stale.code, stale.stdout + stale.stderr).toBe(1);
+    expect(stale.stderr).toContain('sys/storage/raft/snapshot-auto/config/gcs');
+    await cluster.raw('DELETE', 'sys/storage/raft/snapshot-auto/config/gcs');
+  });
 });

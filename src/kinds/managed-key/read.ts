@@ -63,7 +63,8 @@ function heldSecrets(type: KeyType, data: Readonly<Record<string, unknown>>): st
 
 function push(live: LiveState, r: LiveResource): void {
   live.resources.push(r);
-  record(live, r.address, r.attrs);
+  // Which secrets the server holds is part of what the plan read: a saved plan is stale when it changes.
+  record(live, r.address, r.writeOnlySet === undefined ? r.attrs : { ...r.attrs, '(write-only set)': r.writeOnlySet });
 }
 
 function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
