@@ -25,8 +25,9 @@ interface ExportFlags {
 const HEADER = [
   '# Exported by lockstep. Write-only fields (bindpass, client_tls_cert, client_tls_key) and',
   '# other secrets (DR operation tokens) cannot be read back: they appear as ${env:...}',
-  '# references to fill in. Values read from the server are literal text: a "${" in one is',
-  '# written "$${".',
+  '# references to fill in, or, where the server does not say whether it holds one, in',
+  '# managedElsewhere (never sent, so never cleared; see the README on write-only fields).',
+  '# Values read from the server are literal text: a "${" in one is written "$${".',
 ].join('\n');
 
 export function registerExport(program: Command, output: () => Output, exit: (code: number) => void): void {

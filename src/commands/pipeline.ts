@@ -156,20 +156,31 @@ function checkTargetClusters(targets: readonly Address[], prepared: Prepared): v
   }
 }
 
-/** Objects that match but hold write-only fields: say those were not compared. */
+/**
+ * Objects that match but hold write-only fields the server never returns: say those were not
+ * compared, and which ones go empty (cleared) with the object's next write.
+ */
 function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): PlanNote[] {
   const notes: PlanNote[] = [];
   const changing = new Set(changes.map((c) => c.address.toString()));
   for (const [address, { resource, kind }] of desired.entries()) {
     // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
-    if (kind.plan) continue;
+    if (kind.plan || changing.has(address.toString())) continue;
     const fields = Object.keys(resource.writeOnly).sort();
-    if (fields.length === 0 || changing.has(address.toString())) continue;
-    notes.push({
-      severity: 'info',
-      address,
-      message: `write-only ${fields.join(', ')} not compared (the server never returns ${fields.length === 1 ? 'it' : 'them'}); apply --sync-secrets re-sends ${fields.length === 1 ? 'it' : 'them'}`,
-    });
+    const set = fields.filter((f) => resource.writeOnly[f] !== '');
+    const cleared = fields.filter((f) => resource.writeOnly[f] === '');
+    if (set.length > 0) {
+      const it = set.length === 1 ? 'it' : 'them';
+      notes.push({ severity: 'info', address, message: `write-only ${set.join(', ')} not compared (the server never returns ${it}); apply --sync-secrets re-sends ${it}` });
+    }
+    if (cleared.length > 0) {
+      const it = cleared.length === 1 ? 'it' : 'them';
+      notes.push({
+        severity: 'info',
+        address,
+        message: `write-only ${cleared.join(', ')} not set by the manifest: sent empty (cleared) whenever this object is written; apply --sync-secrets clears ${it} now, managedElsewhere leaves ${it} alone`,
+      });
+    }
   }
   return notes;
 }

@@ -51,6 +51,12 @@ export interface Change {
   writeOnlyFields: string[];
   /** Fields whose values are rendered as "(sensitive)". */
   sensitiveFields: string[];
+  /**
+   * Write-only fields the manifest does not set: the write sends them empty, and the plan shows
+   * them as cleared (contract section 5). A subset of writeOnlyFields; absent in plans saved
+   * before it existed.
+   */
+  clearedFields?: string[];
   /** Wipes or orphans data: runs only with --allow-destructive. */
   destructive: boolean;
   /** Changes that must complete first. */

@@ -13,7 +13,11 @@ export interface DesiredResource {
   resourceType: string;
   /** Comparable fields (never secrets), spec defaults filled in. */
   attrs: JsonObject;
-  /** Fields the server never returns (bindpass, client_tls_cert/key): sent on every write. */
+  /**
+   * Fields the server never returns in clear (bindpass, client_tls_cert/key, a key's pin): sent
+   * on every write. A write-only field the manifest does not set (nor names in
+   * `managedElsewhere`) is here as `''`: cleared, sent empty (contract section 5).
+   */
   writeOnly: Record<string, Secret | string>;
   /** Names (in attrs or writeOnly) whose values are secret and render as "(sensitive)". */
   sensitiveFields: string[];
@@ -28,6 +32,12 @@ export interface LiveResource {
   address: Address;
   resourceType: string;
   attrs: JsonObject;
+  /**
+   * The write-only fields the server says are set (it reads them back as "redacted"), sorted.
+   * Absent when the server never says (the LDAP config): then a write-only field's presence
+   * cannot be compared either.
+   */
+  writeOnlySet?: string[];
 }
 
 /**

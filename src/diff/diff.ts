@@ -55,6 +55,26 @@ function writeOnlyNames(want: DesiredResource): string[] {
   return Object.keys(want.writeOnly).sort();
 }
 
+/** Write-only fields the manifest leaves unset: sent as `''` (a Secret, even an empty one, is set). */
+export function clearedNames(want: DesiredResource): string[] {
+  return Object.keys(want.writeOnly)
+    .filter((k) => want.writeOnly[k] === '')
+    .sort();
+}
+
+/**
+ * Write-only fields whose presence differs from what the server says it holds, when it says
+ * (a managed key's pin reads back "redacted" when set): a secret to clear that the server
+ * holds, or a secret the manifest sets that the server lacks. Values are never compared.
+ * Without the server's word (the LDAP config) there is nothing to compare: a cleared field
+ * then goes with the next write of its object, and `apply --sync-secrets` sends it now.
+ */
+function writeOnlyPresenceChanges(want: DesiredResource, have: LiveResource): string[] {
+  if (have.writeOnlySet === undefined) return [];
+  const held = new Set(have.writeOnlySet);
+  return Object.keys(want.writeOnly).filter((k) => (want.writeOnly[k] === '') === held.has(k));
+}
+
 function createOf(want: DesiredResource): Change {
   return {
     address: want.address,
@@ -66,6 +86,7 @@ function createOf(want: DesiredResource): Change {
     changedFields: Object.keys(want.attrs).sort(),
     writeOnlyFields: writeOnlyNames(want),
     sensitiveFields: [...want.sensitiveFields].sort(),
+    clearedFields: clearedNames(want),
     destructive: false,
     dependsOn: [...want.dependsOn],
     guards: [],
@@ -74,9 +95,10 @@ function createOf(want: DesiredResource): Change {
 }
 
 function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
-  const changedFields = Object.keys(want.attrs)
-    .filter((k) => !sameFieldValue(want.comparedAs?.[k], want.attrs[k], have.attrs[k]))
-    .sort();
+  const changedFields = [
+    ...Object.keys(want.attrs).filter((k) => !sameFieldValue(want.comparedAs?.[k], want.attrs[k], have.attrs[k])),
+    ...writeOnlyPresenceChanges(want, have),
+  ].sort();
   const writeOnly = writeOnlyNames(want);
   const resend = changedFields.length === 0 && opts.syncSecrets && writeOnly.length > 0;
   if (changedFields.length === 0 && !resend) return undefined;
@@ -90,6 +112,7 @@ function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions):
     changedFields,
     writeOnlyFields: writeOnly,
     sensitiveFields: [...want.sensitiveFields].sort(),
+    clearedFields: clearedNames(want),
     destructive: false,
     dependsOn: [...want.dependsOn],
     guards: [],

@@ -37,7 +37,7 @@ const CHANGE = strictRecord(
     guards: listOf(strictRecord({ address: ADDRESS, description: 'text', expect: 'object' })),
     notes: TEXTS,
   },
-  { owner: ADDRESS },
+  { owner: ADDRESS, clearedFields: TEXTS },
 );
 
 const PLAN = strictRecord({

@@ -14,8 +14,11 @@ export type FieldLine =
   | { kind: 'change'; name: string; before: unknown; after: unknown }
   /** A multi-line string (a PEM) that changed, as a line diff. */
   | { kind: 'lines'; name: string; lines: DiffLine[] }
-  /** A sensitive and/or write-only field: never a value. */
-  | { kind: 'hidden'; name: string; sensitive: boolean; writeOnly: boolean };
+  /**
+   * A sensitive and/or write-only field: never a value. `cleared`: a write-only field the
+   * manifest does not set, which the write sends empty.
+   */
+  | { kind: 'hidden'; name: string; sensitive: boolean; writeOnly: boolean; cleared?: boolean };
 
 export interface DiffLine {
   sign: '+' | '-' | ' ';
@@ -53,8 +56,10 @@ export function fieldLines(change: Change): FieldLine[] {
       out.push({ kind: 'change', name, before, after });
     }
   }
+  const cleared = new Set(change.clearedFields ?? []);
   for (const name of [...writeOnly].sort()) {
-    out.push({ kind: 'hidden', name, sensitive: sensitive.has(name), writeOnly: true });
+    if (cleared.has(name)) out.push({ kind: 'hidden', name, sensitive: false, writeOnly: true, cleared: true });
+    else out.push({ kind: 'hidden', name, sensitive: sensitive.has(name), writeOnly: true });
   }
   return out;
 }
@@ -143,8 +148,9 @@ export function formatValue(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-/** The `(sensitive)`, `(sensitive, write-only)` or `(write-only)` marker of a hidden field. */
-export function hiddenMarker(line: { sensitive: boolean; writeOnly: boolean }): string {
+/** The `(sensitive)`, `(sensitive, write-only)`, `(write-only)` or `(cleared, write-only)` marker of a hidden field. */
+export function hiddenMarker(line: { sensitive: boolean; writeOnly: boolean; cleared?: boolean }): string {
+  if (line.cleared) return '(cleared, write-only)';
   if (line.sensitive && line.writeOnly) return '(sensitive, write-only)';
   return line.writeOnly ? '(write-only)' : REDACTED;
 }

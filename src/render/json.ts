@@ -21,6 +21,8 @@ export interface JsonChange {
   changedFields: string[];
   writeOnlyFields: string[];
   sensitiveFields: string[];
+  /** Write-only fields the manifest does not set: sent empty. */
+  clearedFields: string[];
   destructive: boolean;
   dependsOn: string[];
   notes: string[];
@@ -57,6 +59,7 @@ function changeToJson(c: Change): JsonChange {
     changedFields: [...c.changedFields],
     writeOnlyFields: [...c.writeOnlyFields],
     sensitiveFields: [...c.sensitiveFields],
+    clearedFields: [...(c.clearedFields ?? [])],
     destructive: c.destructive,
     dependsOn: c.dependsOn.map(String),
     notes: [...c.notes],

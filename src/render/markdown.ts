@@ -199,10 +199,13 @@ function tableRow(c: Change): string {
   return `| ${action} | ${cell(code(String(c.address)))} | ${cell(tableFields(c))} |`;
 }
 
-/** The fields shown under the change (write-only ones are in the details only: they always go). */
+/**
+ * The fields shown under the change (write-only ones are in the details only: they always go;
+ * unless their presence is what changed, e.g. a pin to clear that the server holds).
+ */
 function tableFields(c: Change): string {
   const names = fieldLines(c)
-    .filter((f) => !(f.kind === 'hidden' && f.writeOnly))
+    .filter((f) => !(f.kind === 'hidden' && f.writeOnly && !c.changedFields.includes(f.name)))
     .map((f) => f.name);
   const shown = names.slice(0, TABLE_FIELDS).map(code).join(', ');
   return names.length > TABLE_FIELDS ? `${shown} and ${names.length - TABLE_FIELDS} more` : shown;

@@ -5,7 +5,9 @@ import type { PlanNote } from '../../core/plan.js';
 import type { LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
 import { MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
-import { ldapConfigDefaults } from './normalise.js';
+import { LDAP_WRITE_ONLY_FIELDS, ldapConfigDefaults } from './normalise.js';
+import { userfilterLacksUserattr } from './rules-consistency.js';
+import { templateFindings } from './template.js';
 import { readScope } from './read.js';
 import type { LdapScope } from './scope.js';
 import { EnvReference } from '../../load/manifest-writer.js';
@@ -13,7 +15,8 @@ import { EnvReference } from '../../load/manifest-writer.js';
 /**
  * Every LDAP method of the cluster's root namespace as one LdapAuth document each. Config
  * fields equal to the spec's defaults are left out (they are filled in again on load); bindpass
- * becomes an `${env:...}` reference to fill in, since the server never returns it.
+ * becomes an `${env:...}` reference to fill in when a binddn is set, since the server never
+ * returns it; the write-only fields it cannot see are named in `managedElsewhere`.
  */
 export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[] = []): Promise<Record<string, unknown>[]> {
   const ns = cluster.defaultNamespace ? `${cluster.defaultNamespace}/` : '';
@@ -50,15 +53,35 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
       config['bindpass'] = new EnvReference(envName(cluster.name, scope.mount, 'BINDPASS'));
     }
   }
+  // The server never says whether it holds the other write-only fields: they are named managed
+  // elsewhere, so applying the export never clears what export could not see.
+  const managedElsewhere = LDAP_WRITE_ONLY_FIELDS.filter((f) => !(f in config)).sort();
+  // A state the service accepts with only a warning is acknowledged, so the export plans as is.
+  const acknowledge = acknowledgedRules(config);
 
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: 'LdapAuth' };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;
   if (cluster.defaultNamespace) doc['namespace'] = cluster.defaultNamespace;
   doc['mount'] = scope.mount;
   doc['config'] = config;
+  if (managedElsewhere.length > 0) doc['managedElsewhere'] = managedElsewhere;
+  if (acknowledge.length > 0) doc['acknowledge'] = acknowledge;
   doc['groups'] = sortedObject(groups);
   doc['users'] = sortedObject(users);
   return doc;
+}
+
+/** The acknowledgeable rules (rules-consistency.ts) the server's config breaks. */
+function acknowledgedRules(config: Record<string, unknown>): string[] {
+  const text = (field: string): string => (typeof config[field] === 'string' ? (config[field] as string) : '');
+  const userattr = text('userattr') || String(ldapConfigDefaults()['userattr']);
+  const rules: string[] = [];
+  if (userfilterLacksUserattr(text('userfilter'), userattr)) rules.push('userfilter-without-userattr');
+  const unknown =
+    templateFindings(text('userfilter'), ['UserAttr', 'Username']).unknownActions.length +
+    templateFindings(text('groupfilter'), ['UserDN', 'Username']).unknownActions.length;
+  if (unknown > 0) rules.push('filter-template-unknown-action');
+  return rules;
 }
 
 function envName(cluster: string, mount: string, field: string): string {

@@ -1,8 +1,8 @@
 import type { Address } from '../../core/address.js';
 import type { DesiredResource, DesiredState, ManagedCollection } from '../../core/resource.js';
-import type { Secret } from '../../core/secret.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import type { KindContext } from '../kind.js';
+import { writeOnlyValues } from '../write-only.js';
 import { LDAP_RESOURCE_TYPES, ldapMountAddresses, type LdapMountAddresses } from './addresses.js';
 import { desiredConfigAttrs } from './config-form.js';
 import { groupByMount, type MountGroup } from './mounts.js';
@@ -60,11 +60,9 @@ function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
 
 function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): DesiredResource {
   const config = doc.data.config ?? {};
-  const writeOnly: Record<string, Secret | string> = {};
-  for (const field of LDAP_WRITE_ONLY_FIELDS) {
-    const value = config[field];
-    if (value !== undefined) writeOnly[field] = value as Secret | string;
-  }
+  // Unset ones go empty: the service keeps a field a write leaves out (path_config.go reads the
+  // stored config first), so a bindpass dropped from the manifest is only cleared by sending "".
+  const writeOnly = writeOnlyValues(config, LDAP_WRITE_ONLY_FIELDS, doc.data.managedElsewhere);
   return {
     address: addresses.config,
     resourceType: LDAP_RESOURCE_TYPES.config,

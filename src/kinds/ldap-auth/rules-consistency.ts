@@ -34,21 +34,36 @@ function checkTlsRange(doc: LdapAuthDocument, config: Record<string, unknown>, d
 }
 
 /**
+ * Spec rules the service only warns about (it accepts the config, and every read and write of
+ * it carries a warning). A document acknowledges one by naming it in `acknowledge`: the rule
+ * then warns instead of refusing, so a server in that state can be taken over (export writes
+ * the acknowledgement). Without it the rule stays an error: a manifest says what it means.
+ */
+export const ACKNOWLEDGEABLE_RULES = ['userfilter-without-userattr', 'filter-template-unknown-action'] as const;
+export type AcknowledgeableRule = (typeof ACKNOWLEDGEABLE_RULES)[number];
+
+/** Whether `filter` fails the spec's rule for `userattr` (the service's test, path_config.go). */
+export function userfilterLacksUserattr(filter: string, userattr: string): boolean {
+  if (filter === '') return false;
+  return !(filter.includes('{{.UserAttr}}') || filter.toLowerCase().includes(userattr.toLowerCase()));
+}
+
+/**
  * The spec's rule: a userfilter must contain {{.UserAttr}} or the userattr value, or the
  * search may match several entries and entity aliases collide. The attribute name is compared
- * case-insensitively, as LDAP does (the server lower-cases userattr).
+ * case-insensitively, as LDAP does (the server lower-cases userattr). Acknowledgeable.
  */
 function checkUserFilter(doc: LdapAuthDocument, config: Record<string, unknown>, diags: Diagnostics): void {
   const filter = config.userfilter;
   if (typeof filter !== 'string' || filter === '') return;
   const userattr = typeof config.userattr === 'string' && config.userattr !== '' ? config.userattr : 'cn';
-  if (filter.includes('{{.UserAttr}}') || filter.toLowerCase().includes(userattr.toLowerCase())) return;
-  reportAt(
-    diags,
-    doc,
-    ['config', 'userfilter'],
-    `must contain {{.UserAttr}} or the userattr value "${userattr}" (otherwise logins may match other entries and entity aliases may collide)`,
-  );
+  if (!userfilterLacksUserattr(filter, userattr)) return;
+  const why = `must contain {{.UserAttr}} or the userattr value "${userattr}" (otherwise logins may match other entries and entity aliases may collide)`;
+  if ((doc.data.acknowledge ?? []).includes('userfilter-without-userattr')) {
+    reportAt(diags, doc, ['config', 'userfilter'], `${why}; accepted: acknowledged as userfilter-without-userattr`, 'warning');
+  } else {
+    reportAt(diags, doc, ['config', 'userfilter'], `${why}; the service accepts it with a warning: to keep it, add userfilter-without-userattr to the document's acknowledge list`);
+  }
 }
 
 function checkDeprecatedPolicies(doc: LdapAuthDocument, config: Record<string, unknown>, diags: Diagnostics): void {

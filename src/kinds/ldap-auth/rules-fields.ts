@@ -3,7 +3,7 @@ import { assertNever } from '../../core/plan.js';
 import { reportAt } from './report.js';
 import { ldapFieldSpec, type LdapFieldSpec } from './schema-fields.js';
 import { urlListProblems } from './syntax.js';
-import { templateProblems } from './template.js';
+import { templateFindings } from './template.js';
 import type { LdapAuthDocument } from './types.js';
 import { boolOf, countOf, readCidr, readDuration } from '../../values/index.js';
 import { listItems } from './values.js';
@@ -20,7 +20,23 @@ export function checkConfigFields(doc: LdapAuthDocument, diags: Diagnostics): vo
   for (const [name, value] of Object.entries(config)) {
     const spec = ldapFieldSpec(name);
     if (spec) for (const problem of fieldProblems(spec, value)) reportAt(diags, doc, ['config', name], problem);
+    if (typeof value === 'string' && (name === 'userfilter' || name === 'groupfilter')) checkTemplate(doc, name, value, diags);
   }
+}
+
+/**
+ * A filter template: an unclosed action is an error (the service refuses it); an unknown
+ * action is one of the rules the service does not enforce (it only parses the template, and
+ * every login fails), so a document may acknowledge it, and it is then a warning.
+ */
+function checkTemplate(doc: LdapAuthDocument, name: 'userfilter' | 'groupfilter', value: string, diags: Diagnostics): void {
+  const findings = templateFindings(value, name === 'userfilter' ? ['UserAttr', 'Username'] : ['UserDN', 'Username']);
+  const acknowledged = (doc.data.acknowledge ?? []).includes('filter-template-unknown-action');
+  for (const problem of findings.unknownActions) {
+    if (acknowledged) reportAt(diags, doc, ['config', name], `${problem}; accepted: acknowledged as filter-template-unknown-action`, 'warning');
+    else reportAt(diags, doc, ['config', name], `${problem}; the service accepts it and fails every login: to keep it, add filter-template-unknown-action to the document's acknowledge list`);
+  }
+  if (findings.unclosed) reportAt(diags, doc, ['config', name], findings.unclosed);
 }
 
 function fieldProblems(spec: LdapFieldSpec, value: unknown): string[] {
@@ -61,10 +77,6 @@ function stringProblems(field: string, value: string): string[] {
   switch (field) {
     case 'url':
       return urlListProblems(value);
-    case 'userfilter':
-      return templateProblems(value, ['UserAttr', 'Username']);
-    case 'groupfilter':
-      return templateProblems(value, ['UserDN', 'Username']);
     default:
       return [];
   }

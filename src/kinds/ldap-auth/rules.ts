@@ -7,7 +7,10 @@ import { checkConfigFields } from './rules-fields.js';
 import { checkMerge, checkMountPath } from './rules-merge.js';
 import { checkNames } from './rules-names.js';
 import { checkPem } from './rules-pem.js';
-import { asLdapDocuments } from './types.js';
+import { asLdapDocuments, type LdapAuthDocument } from './types.js';
+import { reportAtKey } from './report.js';
+import { LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
+import { checkManagedElsewhere } from '../write-only.js';
 
 /**
  * The spec's semantic rules over all LdapAuth documents (schema-valid, references resolved,
@@ -22,9 +25,20 @@ export function validateLdapAuth(docs: ReadonlyArray<ResolvedDocument>, diags: D
     checkConfigFields(doc, diags);
     checkConfigConsistency(doc, diags);
     checkPem(doc, diags);
+    checkDocumentLists(doc, diags);
   }
   for (const group of groupByMount(ldapDocs)) {
     checkMerge(group, diags);
     checkNames(group, diags);
   }
+}
+
+/** `managedElsewhere` and `acknowledge` are about a config: only the document with `config` has them. */
+function checkDocumentLists(doc: LdapAuthDocument, diags: Diagnostics): void {
+  for (const field of ['managedElsewhere', 'acknowledge'] as const) {
+    if (doc.data[field] !== undefined && doc.data.config === undefined) {
+      reportAtKey(diags, doc, [field], `is about the mount's config: give it in the document that has config`);
+    }
+  }
+  checkManagedElsewhere(doc, doc.data.managedElsewhere, doc.data.config, LDAP_WRITE_ONLY_FIELDS, diags);
 }

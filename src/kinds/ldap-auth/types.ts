@@ -20,6 +20,10 @@ export type LdapAuthData = Placement & {
   groups?: Record<string, LdapGroupEntry>;
   users?: Record<string, LdapUserEntry>;
   prune?: boolean;
+  /** Write-only config fields lockstep never sends (someone else sets them); only with `config`. */
+  managedElsewhere?: string[];
+  /** Spec rules the service only warns about, accepted for this config (rules-consistency.ts); only with `config`. */
+  acknowledge?: string[];
 };
 
 export type LdapAuthDocument = ResolvedDocument<LdapAuthData>;

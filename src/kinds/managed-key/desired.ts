@@ -1,7 +1,7 @@
 import type { DesiredResource, DesiredState, ManagedCollection } from '../../core/resource.js';
-import type { Secret } from '../../core/secret.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import type { KindContext } from '../kind.js';
+import { writeOnlyValues } from '../write-only.js';
 import { collectionAddress, keyAddress, scopeKey, type KeyScope } from './addresses.js';
 import { isUnset, keyAttrs } from './attrs.js';
 import { comparedFieldsOf, secretFieldsOf } from './fields.js';
@@ -47,12 +47,8 @@ export function desiredManagedKeys(docs: ReadonlyArray<ResolvedDocument>, ctx: K
 }
 
 function desiredKey(doc: ManagedKeyDocument): DesiredManagedKey {
-  const { type, name, config, verify } = doc.data;
-  const writeOnly: Record<string, Secret | string> = {};
-  for (const spec of secretFieldsOf(type)) {
-    const value = config[spec.name];
-    if (value !== undefined && value !== null) writeOnly[spec.name] = value as Secret | string;
-  }
+  const { type, name, config, verify, managedElsewhere } = doc.data;
+  const writeOnly = writeOnlyValues(config, secretFieldsOf(type).map((f) => f.name), managedElsewhere);
   return {
     address: keyAddress(doc.data, type, name),
     resourceType: MANAGED_KEY,

@@ -6,6 +6,7 @@ import type { ClientPool } from '../kind.js';
 import { addressableNames, listNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
 import { collectionAddress, keyAddress, locateKey, scopedPath, scopeKey, usersAddress, type KeyScope } from './addresses.js';
 import { keyAttrs } from './attrs.js';
+import { secretFieldsOf } from './fields.js';
 import { MANAGED_KEY_SHAPES } from './live-shapes.js';
 import { KEY_TYPES, MANAGED_KEY, MANAGED_KEY_USERS, type KeyType } from './types.js';
 import { keyUsers } from './users.js';
@@ -38,7 +39,7 @@ async function readType(scope: KeyScope, type: KeyType, client: ClusterClient, l
     addressableNames(listed, collection, 'a managed key', live.notes).map(async (name) => {
       const address = keyAddress(scope, type, name);
       const data = await readShaped(client, address.path, MANAGED_KEY_SHAPES[type]);
-      if (data) push(live, { address, resourceType: MANAGED_KEY, attrs: keyAttrs(type, data) });
+      if (data) push(live, { address, resourceType: MANAGED_KEY, attrs: keyAttrs(type, data), writeOnlySet: heldSecrets(type, data) });
       else record(live, address, null);
     }),
   );
@@ -52,9 +53,18 @@ async function readUsers(scope: KeyScope, client: ClusterClient, live: LiveState
   push(live, { address: usersAddress(scope), resourceType: MANAGED_KEY_USERS, attrs: keyUsers(mounts, auth) });
 }
 
+/** The secret fields the server says it holds: it reads them back as "redacted", and leaves out the unset ones. */
+function heldSecrets(type: KeyType, data: Readonly<Record<string, unknown>>): string[] {
+  return secretFieldsOf(type)
+    .map((f) => f.name)
+    .filter((name) => data[name] !== undefined && data[name] !== null && data[name] !== '')
+    .sort();
+}
+
 function push(live: LiveState, r: LiveResource): void {
   live.resources.push(r);
-  record(live, r.address, r.attrs);
+  // Which secrets the server holds is part of what the plan read: a saved plan is stale when it changes.
+  record(live, r.address, r.writeOnlySet === undefined ? r.attrs : { ...r.attrs, '(write-only set)': r.writeOnlySet });
 }
 
 function record(live: LiveState, address: Address, attrs: JsonObject | null): void {

@@ -4,7 +4,9 @@ import type { KindContext } from '../kind.js';
 import { checkBackend } from './rules-backend.js';
 import { checkConfigValues } from './rules-fields.js';
 import { checkName, checkUniqueNames } from './rules-names.js';
-import { asManagedKeyDocuments } from './types.js';
+import { asManagedKeyDocuments, isKeyType } from './types.js';
+import { secretFieldsOf } from './fields.js';
+import { checkManagedElsewhere } from '../write-only.js';
 
 /**
  * The spec's semantic rules over all ManagedKey documents (schema-valid, references resolved,
@@ -17,6 +19,8 @@ export function validateManagedKeys(docs: ReadonlyArray<ResolvedDocument>, diags
     checkName(doc, diags);
     checkConfigValues(doc, diags);
     checkBackend(doc, diags);
+    const secrets = isKeyType(doc.data.type) ? secretFieldsOf(doc.data.type).map((f) => f.name) : [];
+    checkManagedElsewhere(doc, doc.data.managedElsewhere, doc.data.config, secrets, diags);
   }
   checkUniqueNames(keys, diags);
 }

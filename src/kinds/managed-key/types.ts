@@ -34,6 +34,8 @@ export type ManagedKeyData = Placement & {
   type: KeyType;
   config: Record<string, unknown>;
   verify?: VerifyValue;
+  /** Secret fields of the type lockstep never sends (someone else sets them). */
+  managedElsewhere?: string[];
 };
 
 export type ManagedKeyDocument = ResolvedDocument<ManagedKeyData>;

@@ -38,15 +38,18 @@ export async function applyManagedKeyChange(change: Change, desired: DesiredReso
 /**
  * Every field of the key's type: the ones the manifest sets in the form the spec gives them
  * (booleans as text, usages as a comma string), secrets as given (revealed only when the client
- * serialises the body), and every other field as '', which unsets it on the server. A write
- * replaces the whole configuration, so a field removed from the manifest is cleared, and fields
- * with a fallback in the server's environment (region, credentials) use it.
+ * serialises the body) or '' when the manifest does not set them, and every other field as '',
+ * which unsets it on the server. So a field removed from the manifest is cleared, and fields
+ * with a fallback in the server's environment (region, credentials) use it. A secret named in
+ * `managedElsewhere` is left out: the server keeps what it holds.
  */
 export function requestBody(desired: DesiredManagedKey): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const spec of fieldsOf(desired.keyType)) {
-    if (spec.secret) body[spec.name] = desired.writeOnly[spec.name] ?? '';
-    else body[spec.name] = desired.given.includes(spec.name) ? sendForm(desired.attrs[spec.name] ?? '') : '';
+    if (spec.secret) {
+      const value = desired.writeOnly[spec.name];
+      if (value !== undefined) body[spec.name] = value;
+    } else body[spec.name] = desired.given.includes(spec.name) ? sendForm(desired.attrs[spec.name] ?? '') : '';
   }
   return body;
 }

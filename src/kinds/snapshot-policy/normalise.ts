@@ -1,7 +1,7 @@
 import type { DesiredResource, DesiredState, ManagedCollection } from '../../core/resource.js';
-import type { Secret } from '../../core/secret.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import type { KindContext } from '../kind.js';
+import { writeOnlyValues } from '../write-only.js';
 import { configAddress, configCollection } from './addresses.js';
 import { snapshotAttrs } from './attrs.js';
 import { isStorageType, secretFieldsOf } from './fields.js';
@@ -32,11 +32,9 @@ function desiredConfig(doc: SnapshotPolicyDocument): DesiredResource {
   const { name, config } = doc.data;
   const type = config['storage_type'];
   const secretFields = isStorageType(type) ? secretFieldsOf(type).map((f) => f.name) : [];
-  const writeOnly: Record<string, Secret | string> = {};
-  for (const field of secretFields) {
-    const value = config[field];
-    if (value !== undefined && value !== null) writeOnly[field] = value as Secret;
-  }
+  // A write replaces the whole configuration, so a credential cannot be kept by leaving it
+  // out: one the manifest does not set is sent empty and shown as cleared.
+  const writeOnly = writeOnlyValues(config, secretFields, undefined);
   return {
     address: configAddress(scopeOf(doc), name),
     resourceType: SNAPSHOT_CONFIG,

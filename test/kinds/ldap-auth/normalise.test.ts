@@ -81,7 +81,9 @@ describe('desired ldap.config', () => {
     expect(config.dependsOn.map(String)).toEqual(['default:sys/auth/ldap']);
     const bindpass = config.writeOnly.bindpass as Secret;
     expect(isSecret(bindpass) && bindpass.reveal()).toBe('pw');
-    expect(Object.keys(config.writeOnly)).toEqual(['bindpass']);
+    // #14.3: the write-only fields it does not set are sent empty (cleared).
+    expect(Object.keys(config.writeOnly).sort()).toEqual(['bindpass', 'client_tls_cert', 'client_tls_key']);
+    expect([config.writeOnly.client_tls_cert, config.writeOnly.client_tls_key]).toEqual(['', '']);
   });
 
   test('an empty config block means every default', async () => {
@@ -89,7 +91,13 @@ describe('desired ldap.config', () => {
     const config = byAddress(desiredLdapAuth(docs, ctx).resources).get('default:auth/ldap/config')!;
     expect(config.attrs).toEqual(comparedForm({}));
     expect(config.attrs).toEqual(ldapConfigDefaults());
-    expect(config.writeOnly).toEqual({});
+    expect(config.writeOnly).toEqual({ bindpass: '', client_tls_cert: '', client_tls_key: '' });
+  });
+
+  test('#14.3: a write-only field named in managedElsewhere is never sent; the others not set are cleared', async () => {
+    const docs = await ldapDocs([`${HEADER}managedElsewhere: [bindpass]\nconfig:\n  discoverdn: true\n`]);
+    const config = byAddress(desiredLdapAuth(docs, ctx).resources).get('default:auth/ldap/config')!;
+    expect(config.writeOnly).toEqual({ client_tls_cert: '', client_tls_key: '' });
   });
 
   test('deprecated policies fold into token_policies', async () => {

@@ -44,7 +44,12 @@ describe('a natural, valid manifest', () => {
 describe('userfilter', () => {
   test('must contain {{.UserAttr}} or the userattr value', async () => {
     expect(await check([configDoc('userattr: uid', 'userfilter: (cn={{.Username}})')])).toEqual([
-      'f0.yaml:5:15: error: config.userfilter: must contain {{.UserAttr}} or the userattr value "uid" (otherwise logins may match other entries and entity aliases may collide)',
+      'f0.yaml:5:15: error: config.userfilter: must contain {{.UserAttr}} or the userattr value "uid" (otherwise logins may match other entries and entity aliases may collide); the service accepts it with a warning: to keep it, add userfilter-without-userattr to the document\'s acknowledge list',
+    ]);
+  });
+  test('#14.3: acknowledged, the rule the service only warns about is a warning', async () => {
+    expect(await check([`acknowledge: [userfilter-without-userattr]\n${configDoc('userattr: uid', 'userfilter: (cn={{.Username}})')}`])).toEqual([
+      'f0.yaml:6:15: warning: config.userfilter: must contain {{.UserAttr}} or the userattr value "uid" (otherwise logins may match other entries and entity aliases may collide); accepted: acknowledged as userfilter-without-userattr',
     ]);
   });
   test('the default userattr is cn; the attribute compares case-insensitively', async () => {
@@ -55,7 +60,12 @@ describe('userfilter', () => {
   test('template syntax of userfilter and groupfilter', async () => {
     expect(await check([configDoc('userfilter: ({{.UserAttr}}={{.Username)', 'groupfilter: (member={{.UserAttr}})')])).toEqual([
       'f0.yaml:4:15: error: config.userfilter: has an unclosed "{{" (a template action must end with "}}")',
-      'f0.yaml:5:16: error: config.groupfilter: has an unknown template action "{{.UserAttr}}" (known: {{.UserDN}}, {{.Username}})',
+      'f0.yaml:5:16: error: config.groupfilter: has an unknown template action "{{.UserAttr}}" (known: {{.UserDN}}, {{.Username}}); the service accepts it and fails every login: to keep it, add filter-template-unknown-action to the document\'s acknowledge list',
+    ]);
+  });
+  test('#14.3: acknowledged, an unknown template action (the service only parses templates) is a warning', async () => {
+    expect(await check([`acknowledge: [filter-template-unknown-action]\n${configDoc('groupfilter: (member={{.Nope}})')}`])).toEqual([
+      'f0.yaml:5:16: warning: config.groupfilter: has an unknown template action "{{.Nope}}" (known: {{.UserDN}}, {{.Username}}); accepted: acknowledged as filter-template-unknown-action',
     ]);
   });
 });

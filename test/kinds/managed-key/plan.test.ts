@@ -43,10 +43,23 @@ describe('plan', () => {
     const drifted = planManagedKeys(want, live([liveKey('pkcs11', 'hsm', { ...HSM_LIVE, key_label: 'other', max_parallel: 3 })]), FLAGS);
     expect(drifted.changes.map((c) => [c.action, c.changedFields, c.destructive])).toEqual([['update', ['key_label', 'max_parallel'], false]]);
     expect(planManagedKeys(want, live([liveKey('pkcs11', 'hsm', HSM_LIVE)]), FLAGS).notes.map((n) => n.message)).toEqual([
-      'write-only pin not compared (the server reads it back only as "redacted"); apply --sync-secrets re-sends it',
+      'write-only pin compared only as set (the server reads it back only as "redacted"); apply --sync-secrets re-sends it',
     ]);
     const sync = planManagedKeys(want, live([liveKey('pkcs11', 'hsm', HSM_LIVE)]), { ...FLAGS, syncSecrets: true });
     expect(sync.changes.map((c) => [c.action, c.reason])).toEqual([['update', 'sync-secrets']]);
+  });
+
+  test('#14.3: a secret the manifest drops is cleared when the server holds it, shown as cleared; then no change', async () => {
+    const withoutSecret = await desired([keyDoc('aws', 'provAkms', ['key_type: ECDSA', 'curve: P256', 'kms_key: alias/x'])]);
+    const held = { ...liveKey('provAkms', 'aws', { key_type: 'ECDSA', curve: 'P256', kms_key: 'alias/x' }), writeOnlySet: ['secret_key'] };
+    const plan = planManagedKeys(withoutSecret, live([held]), FLAGS);
+    expect(plan.changes.map((c) => [c.action, c.changedFields, c.clearedFields])).toEqual([['update', ['secret_key'], ['secret_key']]]);
+    // Cleared on the server: nothing left to do.
+    expect(planManagedKeys(withoutSecret, live([{ ...held, writeOnlySet: [] }]), FLAGS).changes).toEqual([]);
+    // A secret the manifest sets that the server lacks is written too.
+    const withSecret = await desired([keyDoc('hsm', 'pkcs11', PKCS11)]);
+    const lacking = { ...liveKey('pkcs11', 'hsm', HSM_LIVE), writeOnlySet: [] };
+    expect(planManagedKeys(withSecret, live([lacking]), FLAGS).changes.map((c) => [c.changedFields, c.clearedFields])).toEqual([[['pin'], []]]);
   });
 
   test('a type change is a destructive replace: delete at the old type, then create at the new one', async () => {

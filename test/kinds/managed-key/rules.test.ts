@@ -154,11 +154,11 @@ describe('provCckms', () => {
   test('credentials, crypto_key, key_ring, project, region and algorithm are required; algorithm from the list', async () => {
     expect(await lines([keyDoc('k', 'provCckms', ['algorithm: EC_SIGN_P999'])])).toEqual([
       'f0.yaml:1:1: error: config: does not fit type provCckms (see the errors that follow)',
-      'f0.yaml:6:3: error: missing required field "credentials" in config',
       'f0.yaml:6:3: error: missing required field "crypto_key" in config',
       'f0.yaml:6:3: error: missing required field "key_ring" in config',
       'f0.yaml:6:3: error: missing required field "project" in config',
       'f0.yaml:6:3: error: missing required field "region" in config',
+      'f0.yaml:6:3: error: missing required field "credentials" in config',
       expect.stringMatching(/^f0\.yaml:6:14: error: config\.algorithm: must be one of EC_SIGN_P256_SHA256, .*RSA_SIGN_PKCS1_4096_SHA512$/),
     ]);
   });
@@ -184,5 +184,16 @@ describe('secrets', () => {
       'f3.yaml:11:16: error: config.credentials is a secret and must be a ${env:...} or ${file:...} reference (or pass --allow-plaintext-secrets)',
     ]);
     expect(out.join('\n')).not.toContain('hunter2');
+  });
+});
+
+describe('managedElsewhere', () => {
+  test('#14.3: names secret fields of the key type, none also set; a required one may be named instead', async () => {
+    const pinElsewhere = PKCS11.filter((l) => !l.startsWith('pin:'));
+    expect(await lines([keyDoc('k', 'pkcs11', pinElsewhere, ['managedElsewhere: [pin]'])])).toEqual([]);
+    expect(await lines([keyDoc('k', 'pkcs11', PKCS11, ['managedElsewhere: [pin, client_secret]'])])).toEqual([
+      'f0.yaml:11:20: error: managedElsewhere[0]: pin is also set at config.pin: a field is either set here or managed elsewhere',
+      'f0.yaml:11:25: error: managedElsewhere[1]: "client_secret" is not a write-only field of this object (one of pin)',
+    ]);
   });
 });

@@ -15,7 +15,25 @@ describe('managed-key.schema.json and the field table', () => {
     const def = schema.definitions[`${type}Config`]!;
     expect(def.additionalProperties).toBe(false);
     expect(Object.keys(def.properties).sort()).toEqual(fieldsOf(type).map((f) => f.name).sort());
-    expect([...def.required].sort()).toEqual([...REQUIRED_FIELDS[type]].sort());
+    // A required secret (pin, credentials) may be named in managedElsewhere instead (#14.3): the
+    // schema requires it in a condition on the document, not in the config's own list.
+    const secrets = new Set(fieldsOf(type).filter((f) => f.secret).map((f) => f.name));
+    expect([...def.required].sort()).toEqual(REQUIRED_FIELDS[type].filter((f) => !secrets.has(f)).sort());
+  });
+
+  test('#14.3: a required secret is required unless managedElsewhere names it', () => {
+    const validate = schemaValidator('managed-key.schema.json');
+    const doc = (extra: Record<string, unknown>) => ({
+      apiVersion: 'lockstep/v1',
+      kind: 'ManagedKey',
+      name: 'hsm',
+      type: 'pkcs11',
+      config: { library: 'softhsm', mechanism: '0x1041', token_label: 't', key_label: 'k' },
+      ...extra,
+    });
+    expect(validate(doc({}))).toBe(false);
+    expect(validate(doc({ managedElsewhere: ['pin'] }))).toBe(true);
+    expect(validate(doc({ managedElsewhere: ['secret_key'] }))).toBe(false);
   });
 
   test.each(KEY_TYPES)("%s: the table's fields are the server's", (type) => {
