@@ -56,7 +56,7 @@ describe('lockstep serve under kill -9', () => {
       if (round === 0) expect((await api.post('sys/auth/ldap', { type: 'ldap' })).status).toBe(204);
 
       let killed = false;
-      const acks = countdown(randomCount(20, 400));
+      const acks = countdown(randomCount(10, 150));
       const worker = async () => {
         while (!killed) {
           const n = next++;
@@ -119,7 +119,7 @@ describe('lockstep serve under kill -9', () => {
       for (let round = 0; round < 4; round++) {
         const { child, lines, exited } = spawnNode([script, dir, storageKey.toString('hex')]);
         expect(await nextLine(lines)).toBe('ready');
-        const acks = countdown(randomCount(20, 1500));
+        const acks = countdown(randomCount(20, 500));
         const reading = (async () => {
           for await (const line of { [Symbol.asyncIterator]: () => lines }) {
             const i = Number(line);
