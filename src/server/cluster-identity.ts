@@ -42,11 +42,12 @@ export async function loadIdentity(
   dir: string | undefined,
   rootToken: string | undefined,
   keySplit?: KeySplit,
+  nowMs = Date.now(),
 ): Promise<ClusterIdentity & { created: boolean }> {
   const fresh = async (): Promise<ClusterIdentity> => ({
     cluster_id: newUuid(),
     root_token: rootToken ?? newRootToken(),
-    created_at_ms: Date.now(),
+    created_at_ms: nowMs,
     storage_key: Barrier.newKey().toString('hex'),
     ...(await newKeyMaterial(keySplit)),
   });

@@ -18,6 +18,7 @@ import { Barrier } from './storage/barrier.js';
 import { lockDir, type DirLock } from './storage/dir-lock.js';
 import { KvStore } from './storage/kv-store.js';
 import { MountTable } from './sys/mount-table.js';
+import { systemClock, type Clock } from './util/clock.js';
 
 export interface ClusterOptions {
   name: string;
@@ -36,6 +37,8 @@ export interface ClusterOptions {
   keySplit?: KeySplit;
   faults: FaultInjector;
   log: (line: string) => void;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 /** One emulated cluster: its store, tokens, mounts and HTTP listener. */
@@ -47,11 +50,12 @@ export class Cluster implements ClusterServices {
     readonly tokens: TokenStore,
     readonly mounts: MountTable,
     readonly log: (line: string) => void,
+    readonly clock: Clock,
     private readonly lock: DirLock | undefined,
     private front: ListFront | undefined = undefined,
     private listeningPort = 0,
   ) {
-    this.snapshots = new SnapshotScheduler(this);
+    this.snapshots = new SnapshotScheduler(this, { clock });
   }
 
   /** Automated snapshots; started once the cluster listens, stopped by close(). */
@@ -70,10 +74,11 @@ export class Cluster implements ClusterServices {
   initialisation = { keyShares: [] as string[], keyThreshold: 0, created: false };
 
   static async start(opts: ClusterOptions): Promise<Cluster> {
+    const clock = opts.clock ?? systemClock;
     const lock = opts.dir === undefined ? undefined : await lockDir(opts.dir);
     let store: KvStore | undefined;
     try {
-      const identity = await loadIdentity(opts.dir, opts.rootToken, opts.keySplit);
+      const identity = await loadIdentity(opts.dir, opts.rootToken, opts.keySplit, clock.now());
       const opened = await KvStore.open(opts.dir === undefined ? undefined : { dir: opts.dir, barrier: new Barrier(Buffer.from(identity.storage_key, 'hex')) });
       store = opened.store;
       if (opened.droppedBytes > 0) {
@@ -82,13 +87,13 @@ export class Cluster implements ClusterServices {
       if (opts.restore) await restoreInto(store, opts.restore);
       const mounts = new MountTable(store);
       await mounts.ensureDefaults();
-      const tokens = new TokenStore(store, identity.root_token, identity.created_at_ms);
-      const cluster = new Cluster(opts.name, identity.cluster_id, store, tokens, mounts, opts.log, lock);
+      const tokens = new TokenStore(store, identity.root_token, identity.created_at_ms, () => clock.now());
+      const cluster = new Cluster(opts.name, identity.cluster_id, store, tokens, mounts, opts.log, clock, lock);
       cluster.keyBackends = opts.keyBackends ?? {};
       cluster.storageType = opts.dir === undefined ? 'inmem' : 'file';
       cluster.initialisation = { keyShares: identity.key_shares, keyThreshold: identity.key_threshold, created: identity.created };
       cluster.dr = await DrReplication.open(
-        { clusterName: opts.name, store, mounts, log: opts.log, dir: opts.dir, apiAddr: () => apiOrigin(opts.host, cluster.port) },
+        { clusterName: opts.name, store, mounts, log: opts.log, now: () => clock.now(), dir: opts.dir, apiAddr: () => apiOrigin(opts.host, cluster.port) },
         { root_key: identity.root_key, key_threshold: identity.key_threshold },
       );
       await cluster.listen(opts);

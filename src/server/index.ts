@@ -13,10 +13,12 @@ import { resolveKeyBackendOptions } from './managed-keys/options.js';
 import { loadRestores, type RestoreOption } from './snapshots/restore.js';
 import { writeInitOut } from './replication/init-out.js';
 import { defaultedKeySplit, keySplitProblem } from './replication/root-key.js';
+import type { Clock } from './util/clock.js';
 
 export type { FaultRule } from './faults.js';
 export { parseRestoreSpecs, type RestoreOption } from './snapshots/restore.js';
 export { readInitOutKeyShares } from './replication/init-out.js';
+export type { Clock, Timer } from './util/clock.js';
 
 export interface ServerOptions {
   /** Cluster names (default ['default']). */
@@ -55,6 +57,11 @@ export interface ServerOptions {
   keyThreshold?: number;
   /** Writes each cluster's address, root token and root key shares here as JSON (mode 0600). */
   initOut?: string;
+  /**
+   * The time every cluster lives by: timestamps, token and activation-token lifetimes, snapshot
+   * schedules. Default: the system clock; tests pass one they advance themselves.
+   */
+  clock?: Clock;
 }
 
 export interface RunningCluster {
@@ -129,6 +136,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
           keySplit,
           faults,
           log,
+          clock: opts.clock,
         }),
       );
     }

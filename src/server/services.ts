@@ -4,6 +4,7 @@ import type { DrReplication } from './replication/dr-replication.js';
 import type { SnapshotScheduler } from './snapshots/scheduler.js';
 import type { KvStore } from './storage/kv-store.js';
 import type { MountTable } from './sys/mount-table.js';
+import type { Clock } from './util/clock.js';
 
 /** What request handlers of one cluster work with. */
 export interface ClusterServices {
@@ -18,6 +19,8 @@ export interface ClusterServices {
   /** How managed keys reach their backends (kms_library stanzas, endpoint overrides). */
   readonly keyBackends: KeyBackendOptions;
   readonly log: (line: string) => void;
+  /** The time the cluster lives by (util/clock.ts): the system's, or a test's. */
+  readonly clock: Clock;
   /** Automated snapshots: schedules and their status. */
   readonly snapshots: SnapshotScheduler;
   /** DR replication (root namespace only; absent in test doubles). */

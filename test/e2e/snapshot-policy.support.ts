@@ -1,6 +1,6 @@
 /**
- * Helpers of test/e2e/snapshot-policy.test.ts: manifests, waiting, listing what the server's
- * scheduler wrote to each kind of destination, and a `serve` child process.
+ * Helpers of test/e2e/snapshot-policy.test.ts: manifests, driving the server's clock, listing
+ * what its scheduler wrote to each kind of destination, and a `serve` child process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import type { Azurite } from '../support/azurite.js';
 import { ROOT } from '../support/cli.js';
 import { stopByPid } from '../support/process.js';
 import { pollUntil } from '../support/wait.js';
+import type { ManualClock } from '../support/manual-clock.js';
 import type { S3rver } from '../support/s3rver.js';
 import type { FakeGcs } from '../fakes/gcs/server.js';
 
@@ -61,26 +62,23 @@ function leaves(names: string[]): string[] {
 }
 
 /**
- * Waits until the scheduler has written more than `retain + 1` distinct snapshots (so retention
- * had to delete some), then until exactly `retain` remain; returns them. Never more than
- * `retain + 1` may be seen at once (one new snapshot before its retention pass).
+ * Advances the server's clock one interval at a time until its scheduler has written
+ * `retain + 2` distinct snapshots (so retention had to delete some); after each attempt exactly
+ * min(written, retain) remain. Returns the snapshots kept at the end.
  */
-export async function retentionSettles(list: Lister, retain: number): Promise<string[]> {
+export async function retentionSettles(clock: ManualClock, intervalMs: number, list: Lister, retain: number): Promise<string[]> {
   const seen = new Set<string>();
-  let most = 0;
-  await waitFor(async () => {
-    const names = await list();
+  let names: string[] = [];
+  for (let written = 1; written <= retain + 2; written++) {
+    await clock.advance(intervalMs);
+    names = await list();
     names.forEach((n) => seen.add(n));
-    most = Math.max(most, names.length);
-    return seen.size >= retain + 2 ? true : undefined;
-  }, `${retain + 2} snapshots`, 30_000);
-  const settled = await waitFor(async () => {
-    const names = await list();
-    most = Math.max(most, names.length);
-    return names.length === retain ? names : undefined;
-  }, `exactly ${retain} snapshots`);
-  if (most > retain + 1) throw new Error(`saw ${most} snapshots at once with retain ${retain}`);
-  return settled;
+    if (names.length !== Math.min(written, retain)) {
+      throw new Error(`after ${written} snapshots with retain ${retain}, ${names.length} are kept: ${names.join(', ')}`);
+    }
+  }
+  if (seen.size !== retain + 2) throw new Error(`${retain + 2} snapshots were due, ${seen.size} were written`);
+  return names;
 }
 
 export interface ServeProcess {

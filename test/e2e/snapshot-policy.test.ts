@@ -6,6 +6,7 @@ import { startAzurite, type Azurite } from '../support/azurite.js';
 import { outputRecorder } from '../support/canaries.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { expectNoChanges, writeManifestFolder } from '../support/e2e.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { startS3rver, type S3rver } from '../support/s3rver.js';
 import { startTestServer, type TestCluster } from '../support/server.js';
 import { fakeServiceAccountKey } from '../fakes/gcs/service-account.js';
@@ -18,13 +19,13 @@ import {
   retentionSettles,
   s3Lister,
   startServe,
-  waitFor,
   type Lister,
 } from './snapshot-policy.support.js';
 
 // End to end: the built CLI against the embedded server, whose scheduler writes real snapshots
-// to a directory, s3rver, azurite and the GCS fake. Each CLI run is a fresh process (seconds on a
-// busy machine), and several tests run a dozen: generous timeouts.
+// to a directory, s3rver, azurite and the GCS fake. The server lives on a clock the tests
+// advance (each advance awaits the attempts that fell due); the CLI runs for real. Each CLI run
+// is a fresh process (seconds on a busy machine), and several tests run a dozen: generous timeouts.
 vi.setConfig({ testTimeout: 240_000 });
 const CONFIG_PATH = 'sys/storage/raft/snapshot-auto/config';
 const ADDR = `default:${CONFIG_PATH}`;
@@ -37,6 +38,8 @@ const SA_KEY = fakeServiceAccountKey();
 const SA_CANARIES = [JSON.parse(SA_KEY).private_key_id as string, (JSON.parse(SA_KEY).private_key as string).split('\n')[1]!];
 
 let cluster: TestCluster;
+/** The server's time: its wall clock is set to the real one before each test, its timers fire only on advance. */
+const clock = new ManualClock();
 let s3: S3rver;
 let azurite: Azurite;
 let gcs: FakeGcs;
@@ -118,12 +121,14 @@ async function applyOk(m: string, extra: string[] = []): Promise<CliResult> {
 }
 
 beforeAll(async () => {
-  [cluster, s3, azurite, gcs] = await Promise.all([startTestServer(), startS3rver(), startAzurite(), startFakeGcs({ buckets: ['snapshots'] })]);
+  [cluster, s3, azurite, gcs] = await Promise.all([startTestServer(undefined, { clock }), startS3rver(), startAzurite(), startFakeGcs({ buckets: ['snapshots'] })]);
 });
 afterAll(async () => {
   await Promise.all([cluster?.server.close(), s3?.stop(), azurite?.stop(), gcs?.stop()]);
 });
 beforeEach(async () => {
+  // The CLI judges the server's times by the real clock (check's freshness).
+  clock.setWallTime(Date.now());
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-snap-e2e-'));
   // Each test starts from a server without snapshot configurations.
   const listed = await cluster.raw('GET', `${CONFIG_PATH}?list=true`);
@@ -132,7 +137,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   cluster.server.clearFaults();
-  vi.useRealTimers();
   // Stop the schedules before their directory goes.
   const listed = await cluster.raw('GET', `${CONFIG_PATH}?list=true`);
   for (const name of (listed.body as { data?: { keys?: string[] } } | null)?.data?.keys ?? []) await cluster.raw('DELETE', `${CONFIG_PATH}/${name}`);
@@ -149,7 +153,7 @@ describe('a local policy', () => {
     expect(plan.stdout).toContain('local_max_space: 10485760');
     await applyOk(m);
     await expectEmptyPlan(m);
-    const kept = await retentionSettles(localLister(path.join(dir, 'snaps')), 2);
+    const kept = await retentionSettles(clock, 1000, localLister(path.join(dir, 'snaps')), 2);
     expect(kept).toHaveLength(2);
     await expectEmptyPlan(m);
 
@@ -163,10 +167,9 @@ describe('a local policy', () => {
   it('restore: serve --restore <snapshot> starts a server whose plan is empty', async () => {
     const m = await manifests({ 'p.yaml': policyYaml('nightly', localConfig('snaps', { interval: '1s', retain: 3 })) + '---\n' + policyYaml('other', localConfig('other', { interval: '24h' })) });
     await applyOk(m);
-    const [newest] = await waitFor(async () => {
-      const names = await localLister(path.join(dir, 'snaps'))();
-      return names.length > 0 ? names.slice(-1) : undefined;
-    }, 'a snapshot');
+    await clock.advance(1000);
+    const [newest] = await localLister(path.join(dir, 'snaps'))();
+    expect(newest).toBeDefined();
     // The snapshot is sealed with the source cluster's root key: the new server gets its shares.
     const keys = path.join(dir, 'init.json');
     await writeFile(keys, JSON.stringify({ clusters: { default: { key_shares: cluster.server.clusters[0]!.keyShares, key_threshold: 1 } } }));
@@ -190,7 +193,7 @@ describe('cloud destinations (the server writes there)', () => {
     const apply = await applyOk(m);
     expect(apply.stdout).toMatch(/write-only|\(sensitive/);
     await expectEmptyPlan(m);
-    expect(await retentionSettles(lister(), 2)).toHaveLength(2);
+    expect(await retentionSettles(clock, 1000, lister(), 2)).toHaveLength(2);
     const check = await cli(['check', m, '--format', 'json']);
     expect(check.code, check.stdout + check.stderr).toBe(0);
     const findings = (JSON.parse(check.stdout) as { findings: Array<{ ok: boolean; subject: string; message: string }> }).findings;
@@ -222,7 +225,8 @@ describe('changes', () => {
     expect(json.changes[0]!.changedFields).toEqual(expect.arrayContaining(['storage_type', 'local_max_space', 'provA_s3_bucket']));
     await applyOk(moved);
     await expectEmptyPlan(moved);
-    await waitFor(async () => ((await s3Lister(s3, 'moved/')()).length > 0 ? true : undefined), 'a snapshot in s3');
+    await clock.advance(1000);
+    expect(await s3Lister(s3, 'moved/')()).toHaveLength(1);
   });
 
   it('shows drift, lists unmanaged configurations, and deletes them only with --prune', async () => {
@@ -317,10 +321,9 @@ describe('check', () => {
     const m = await manifests({ 'p.yaml': policyYaml('blocked', { ...localConfig('x'), path_prefix: path.join(dir, 'a-file', 'snaps') }) });
     await applyOk(m);
     // The server's attempts fail too.
-    await waitFor(async () => {
-      const s = await cluster.raw('GET', 'sys/storage/raft/snapshot-auto/status/blocked');
-      return Number((s.body as { data: { consecutive_errors: number } }).data.consecutive_errors) > 0 ? true : undefined;
-    }, 'a failed attempt');
+    await clock.advance(1000);
+    const s = await cluster.raw('GET', 'sys/storage/raft/snapshot-auto/status/blocked');
+    expect((s.body as { data: { consecutive_errors: number } }).data.consecutive_errors).toBe(1);
     const text = await cli(['check', m]);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/FAIL .*not writable/);
@@ -336,10 +339,9 @@ describe('check', () => {
   it('failing snapshots (local_max_space too small) make the policy unhealthy', async () => {
     const m = await manifests({ 'p.yaml': policyYaml('cramped', localConfig('cramped', { local_max_space: 100 })) });
     await applyOk(m);
-    await waitFor(async () => {
-      const s = await cluster.raw('GET', 'sys/storage/raft/snapshot-auto/status/cramped');
-      return (s.body as { data: { last_snapshot_error: string } }).data.last_snapshot_error ? true : undefined;
-    }, 'a failed attempt');
+    await clock.advance(1000);
+    const s = await cluster.raw('GET', 'sys/storage/raft/snapshot-auto/status/cramped');
+    expect((s.body as { data: { last_snapshot_error: string } }).data.last_snapshot_error).toMatch(/^local_max_space exceeded/);
     const check = await cli(['check', m]);
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/FAIL .*last snapshot attempt failed: local_max_space exceeded/);
@@ -349,16 +351,12 @@ describe('check', () => {
 
   it('a policy whose first snapshot is long overdue is stale', async () => {
     const m = await manifests({ 'p.yaml': policyYaml('overdue', localConfig('overdue', { interval: '1h' })) });
-    // The server (in this process) believes it is three hours earlier when the policy is written:
-    // its first snapshot was due two hours ago.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() - 3 * 3600_000);
-    try {
-      const write = await cluster.raw('POST', `${CONFIG_PATH}/overdue`, { interval: 3600, storage_type: 'local', path_prefix: path.join(dir, 'overdue'), local_max_space: 10485760, retain: 2 });
-      expect(write.status).toBeLessThan(300);
-    } finally {
-      vi.useRealTimers();
-    }
+    // The server's wall clock reads three hours earlier when the policy is written, then is set
+    // right (its timers do not move): the first snapshot was due two hours ago.
+    clock.setWallTime(Date.now() - 3 * 3600_000);
+    const write = await cluster.raw('POST', `${CONFIG_PATH}/overdue`, { interval: 3600, storage_type: 'local', path_prefix: path.join(dir, 'overdue'), local_max_space: 10485760, retain: 2 });
+    expect(write.status).toBeLessThan(300);
+    clock.setWallTime(Date.now());
     await expectEmptyPlan(m);
     const check = await cli(['check', m]);
     expect(check.code).toBe(1);

@@ -11,7 +11,9 @@ import { NodeChildren, nextLine } from './support/node-children.js';
 
 /**
  * Durability under kill -9: a child process (the compiled server) takes writes until it is
- * killed at a random moment; every write it acknowledged must be there after a restart.
+ * killed at a random moment (after a random number of acknowledged writes, with more in
+ * flight: progress, not time, so a busy machine still kills mid-stream); every write it
+ * acknowledged must be there after a restart.
  */
 let build: { dir: string; serveScript: string };
 let dataDir: string;
@@ -29,7 +31,15 @@ afterAll(async () => {
 
 const spawnNode = (args: string[]) => children.spawn(args);
 
-const randomMs = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
+const randomCount = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
+
+/** A promise resolved by the `target`-th call of `count()`. */
+function countdown(target: number): { count: () => void; reached: Promise<void> } {
+  let seen = 0;
+  let resolve!: () => void;
+  const reached = new Promise<void>((r) => (resolve = r));
+  return { count: () => void (++seen === target && resolve()), reached };
+}
 
 describe('lockstep serve under kill -9', () => {
   it('keeps every acknowledged write across repeated kills', async () => {
@@ -46,20 +56,24 @@ describe('lockstep serve under kill -9', () => {
       if (round === 0) expect((await api.post('sys/auth/ldap', { type: 'ldap' })).status).toBe(204);
 
       let killed = false;
+      const acks = countdown(randomCount(10, 150));
       const worker = async () => {
         while (!killed) {
           const n = next++;
           const policies = [`p${n}`, `round${round}`];
           try {
             const res = await api.post(`auth/ldap/groups/g${n}`, { policies });
-            if (res.status === 204) acked.set(`g${n}`, policies.join(','));
+            if (res.status === 204) {
+              acked.set(`g${n}`, policies.join(','));
+              acks.count();
+            }
           } catch {
             return; // the connection died with the server
           }
         }
       };
       const workers = Array.from({ length: 8 }, worker);
-      await new Promise((r) => setTimeout(r, randomMs(100, 500)));
+      await Promise.race([acks.reached, exited]);
       killed = true;
       child.kill('SIGKILL');
       await exited;
@@ -105,15 +119,17 @@ describe('lockstep serve under kill -9', () => {
       for (let round = 0; round < 4; round++) {
         const { child, lines, exited } = spawnNode([script, dir, storageKey.toString('hex')]);
         expect(await nextLine(lines)).toBe('ready');
+        const acks = countdown(randomCount(20, 500));
         const reading = (async () => {
           for await (const line of { [Symbol.asyncIterator]: () => lines }) {
             const i = Number(line);
             if (!Number.isInteger(i)) continue;
             const key = `k${i % 97}`;
             latest.set(key, Math.max(latest.get(key) ?? 0, i));
+            acks.count();
           }
         })();
-        await new Promise((r) => setTimeout(r, randomMs(50, 400)));
+        await Promise.race([acks.reached, exited]);
         child.kill('SIGKILL');
         await exited;
         await reading;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../support/manual-clock.js';
 import { apiClient, enableLdap, RawConnection, startTestServer, type ApiClient } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -96,6 +97,19 @@ describe('envelope and status codes', () => {
     expect(res.body.request_id).toBeUndefined();
     const head = await fetch(`http://127.0.0.1:${port}/v1/sys/health`, { method: 'HEAD' });
     expect(head.status).toBe(200);
+  });
+
+  it("tells the time of the cluster's clock (startServer({ clock }))", async () => {
+    const clock = new ManualClock(Date.parse('2031-02-03T04:05:06.789Z'));
+    const other = await startTestServer({ clock });
+    try {
+      const health = async () => (await apiClient(other.clusters[0]!, null).get('sys/health')).body.server_time_utc;
+      expect(await health()).toBe(Date.parse('2031-02-03T04:05:06Z') / 1000);
+      await clock.advance(60_000);
+      expect(await health()).toBe(Date.parse('2031-02-03T04:06:06Z') / 1000);
+    } finally {
+      await other.close();
+    }
   });
 });
 

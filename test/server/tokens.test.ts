@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateTokenTtl } from '../../src/server/auth/token-ttl.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { apiClient, enableLdap, startTestServer, type ApiClient } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let api: ApiClient;
+/** The server's time: moves only when a test advances it. */
+const clock = new ManualClock();
 
 beforeAll(async () => {
-  server = await startTestServer({ rootToken: 'fixed-root' });
+  server = await startTestServer({ rootToken: 'fixed-root', clock });
   api = apiClient(server.clusters[0]!);
   await enableLdap(api);
 });
@@ -75,8 +78,8 @@ describe('lookup-self', () => {
       ].sort(),
     );
     expect(data).toMatchObject({ id: token, creation_ttl: 3600, display_name: 'ldap-alice', meta: { username: 'alice' }, type: 'service', renewable: true });
-    expect(data.ttl).toBeGreaterThan(3590);
-    expect(Date.parse(data.expire_time)).toBeGreaterThan(Date.now() + 3_590_000);
+    expect(data.ttl).toBe(3600);
+    expect(Date.parse(data.expire_time)).toBe(clock.now() + 3_600_000);
     expect(token).toMatch(/^hvs\./);
   });
 
@@ -108,8 +111,9 @@ describe('token limits', () => {
 
   it('refuses an expired token', async () => {
     const token = await server.mintToken({ policies: ['default'], ttl: 1 });
+    await clock.advance(999);
     expect((await as(token).get('auth/token/lookup-self')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1100));
+    await clock.advance(1);
     expect((await as(token).get('auth/token/lookup-self')).status).toBe(403);
   });
 });

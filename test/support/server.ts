@@ -1,4 +1,4 @@
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type Clock, type RunningServer } from '../../src/server/index.js';
 
 export interface TestCluster {
   server: RunningServer;
@@ -11,9 +11,12 @@ export interface TestCluster {
   raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
 }
 
-/** Starts the embedded server on a random loopback port, with a fixed root token. */
-export async function startTestServer(token = `root-${Math.random().toString(36).slice(2)}`): Promise<TestCluster> {
-  const server = await startServer({ port: 0, rootToken: token });
+/**
+ * Starts the embedded server on a random loopback port, with a fixed root token; on `clock`
+ * when given (the server's schedules then run as the test advances it; the CLI runs for real).
+ */
+export async function startTestServer(token = `root-${Math.random().toString(36).slice(2)}`, opts: { clock?: Clock } = {}): Promise<TestCluster> {
+  const server = await startServer({ port: 0, rootToken: token, clock: opts.clock });
   const c = server.clusters[0]!;
   return {
     server,

@@ -24,6 +24,8 @@ export interface DrDeps {
   store: KvStore;
   mounts: MountTable;
   log: (line: string) => void;
+  /** Wall-clock milliseconds (the cluster's clock): token lifetimes and when peers were last seen. */
+  now: () => number;
   /** The cluster's directory (the state is kept there), or undefined in memory. */
   dir: string | undefined;
   /** The cluster's API address (origin, no /v1), once it listens. */
@@ -93,7 +95,7 @@ export class DrReplication {
       apiAddr: this.deps.apiAddr(),
       lastWal: this.deps.store.index,
       merkleRoot: merkleRoot(this.deps.store),
-      nowMs: Date.now(),
+      nowMs: this.deps.now(),
       seen: this.seen,
       sync: this.sync,
       lastRemoteWal: this.lastRemoteWal,
@@ -132,7 +134,7 @@ export class DrReplication {
 
   secondaryToken(body: JsonObject): Promise<Reply> {
     return this.exclusive(async () => {
-      const { next, reply } = await issueActivationToken(t.requirePrimary(this.state), body, this.deps.apiAddr(), Date.now());
+      const { next, reply } = await issueActivationToken(t.requirePrimary(this.state), body, this.deps.apiAddr(), this.deps.now());
       await this.commit(next);
       this.log(`DR activation token issued for secondary "${text(body['id']).trim()}"`);
       return reply;
@@ -166,7 +168,7 @@ export class DrReplication {
   enableSecondary(body: JsonObject): Promise<Reply> {
     return this.exclusive(async () => {
       t.checkCanEnableSecondary(this.state);
-      const { claims, token } = await openActivationToken(body, this.state.key_pair);
+      const { claims, token } = await openActivationToken(body, this.state.key_pair, this.deps.now());
       const link = await primaryTargetFor(body, claims);
       const joined = await activateWithPrimary(link, token, this.deps.apiAddr());
       // Everything the cluster held goes, at once; the primary's copy follows.
@@ -222,7 +224,7 @@ export class DrReplication {
         this.log('DR secondary no longer follows a primary');
         return noContent();
       }
-      const { claims, token } = await openActivationToken(body, this.state.key_pair);
+      const { claims, token } = await openActivationToken(body, this.state.key_pair, this.deps.now());
       if (claims.cid !== s.cluster_id) throw badRequest(t.otherSetMessage());
       const link = await primaryTargetFor(body, claims);
       const joined = await activateWithPrimary(link, token, this.deps.apiAddr());
@@ -278,10 +280,10 @@ export class DrReplication {
   activate(body: JsonObject): Promise<ActivateAnswer> {
     if (this.state.mode !== 'primary') return Promise.reject(badRequest('this cluster is not a DR primary'));
     return this.exclusive(async () => {
-      const { next, answer } = acceptActivation(t.requirePrimary(this.state), body, this.deps.apiAddr(), Date.now());
+      const { next, answer } = acceptActivation(t.requirePrimary(this.state), body, this.deps.apiAddr(), this.deps.now());
       await this.commit(next);
       const apiAddress = text(body['api_address']);
-      this.seen.set(answer.secondary_id, { lastSeenMs: Date.now(), apiAddress, polling: 0 });
+      this.seen.set(answer.secondary_id, { lastSeenMs: this.deps.now(), apiAddress, polling: 0 });
       this.log(`DR secondary "${answer.secondary_id}" activated from ${apiAddress}`);
       return answer;
     });
@@ -302,7 +304,7 @@ export class DrReplication {
         throw new ApiError(403, ['this secondary is not registered with the DR primary (revoked, or activated with another primary)']);
       }
       const seen = this.seen.get(id) ?? { lastSeenMs: 0, apiAddress, polling: 0 };
-      this.seen.set(id, { ...seen, lastSeenMs: Date.now(), apiAddress: apiAddress || seen.apiAddress });
+      this.seen.set(id, { ...seen, lastSeenMs: this.deps.now(), apiAddress: apiAddress || seen.apiAddress });
       if (!this.feed.canContinue(stream, after)) {
         const { index, entries } = this.deps.store.state();
         return { kind: 'snapshot', stream: this.feed.streamId, index, entries };
@@ -318,7 +320,7 @@ export class DrReplication {
   private async hold(id: string): Promise<void> {
     const bump = (n: number) => {
       const seen = this.seen.get(id);
-      if (seen) this.seen.set(id, { ...seen, polling: Math.max(0, seen.polling + n), lastSeenMs: Date.now() });
+      if (seen) this.seen.set(id, { ...seen, polling: Math.max(0, seen.polling + n), lastSeenMs: this.deps.now() });
     };
     bump(1);
     try {
@@ -342,6 +344,7 @@ export class DrReplication {
       secondaryId: s.secondary_id,
       ownApiAddr: this.deps.apiAddr,
       log: this.deps.log,
+      now: this.deps.now,
       onCopied: () => {
         if (this.sync === sync) this.commitInBackground(t.markHasData(this.state));
       },

@@ -16,7 +16,7 @@ const SAFETY_CHECK_TIMEOUT_MS = 2_000;
 export type PrimaryTarget = Pick<PrimaryLink, 'api_addr' | 'ca_pem'>;
 
 /** The token's claims, opened with this cluster's key pair first when it was sealed to it. */
-export async function openActivationToken(body: JsonObject, keyPair: KeyPair | null): Promise<{ claims: ActivationClaims; token: string }> {
+export async function openActivationToken(body: JsonObject, keyPair: KeyPair | null, nowMs: number): Promise<{ claims: ActivationClaims; token: string }> {
   const given = text(body['token']).trim();
   if (given === '') throw badRequest('"token" is required');
   let token = given;
@@ -34,7 +34,7 @@ export async function openActivationToken(body: JsonObject, keyPair: KeyPair | n
   }
   const claims = readActivationToken(token);
   if (!claims) throw badRequest('invalid activation token');
-  if (claims.exp * 1000 <= Date.now()) throw badRequest('the activation token has expired');
+  if (claims.exp * 1000 <= nowMs) throw badRequest('the activation token has expired');
   return { claims, token };
 }
 

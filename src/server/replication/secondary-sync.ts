@@ -15,6 +15,8 @@ export interface SyncDeps {
   secondaryId: string;
   ownApiAddr: () => string;
   log: (line: string) => void;
+  /** Wall-clock milliseconds (the cluster's clock); the retry backoff stays on real timers (it paces network calls). */
+  now: () => number;
   /** A full copy of the primary's data has been applied. */
   onCopied: () => void;
   /** The primary refused this secondary's credential (revoked): streaming stops. */
@@ -88,7 +90,7 @@ export class SecondarySync {
           return;
         }
         if (answer.status !== 200) throw new Error(errorText(answer));
-        this.lastContactMs = Date.now();
+        this.lastContactMs = deps.now();
         await this.apply(answer.body as StreamAnswer);
         if (failures > 0) deps.log(`cluster ${deps.clusterName}: streaming from the DR primary at ${deps.link.api_addr} again`);
         this.connection = 'ready';

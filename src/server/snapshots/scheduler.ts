@@ -4,10 +4,11 @@
  * ends it, and a whole-store replacement (restore, DR sync) keeps unchanged schedules and
  * redoes the rest. Each attempt writes the store's state taken synchronously at one write
  * index. At most one attempt per configuration runs at a time: a tick that finds the previous
- * attempt still running is skipped. Timers are unref'd (they never keep the process alive) and
- * all cancelled by stop().
+ * attempt still running is skipped. Time comes from the cluster's clock (util/clock.ts): its
+ * timers never keep the process alive and are all cancelled by stop().
  */
 import type { KvStore, StoreEvent } from '../storage/kv-store.js';
+import { systemClock, type Clock, type Timer } from '../util/clock.js';
 import type { JsonObject } from '../util/json.js';
 import { runAttempt, type OpenStore } from './attempt.js';
 import type { SnapshotConfig } from './config.js';
@@ -27,7 +28,8 @@ export interface SnapshotSource {
 }
 
 export interface SchedulerOptions {
-  now?: () => Date;
+  /** Default: the system clock. */
+  clock?: Clock;
   open?: OpenStore;
 }
 
@@ -35,13 +37,11 @@ interface Schedule {
   config: SnapshotConfig;
   /** The stored configuration as JSON: tells an unchanged configuration after a replacement. */
   fingerprint: string;
-  timer: NodeJS.Timeout | undefined;
+  timer: Timer | undefined;
   status: SnapshotStatus;
 }
 
-/** setTimeout fires at once beyond this (2^31-1 ms); longer waits are chained. */
-const MAX_TIMER_MS = 2_147_483_647;
-/** How long stop() lets a running attempt finish. */
+/** How long stop() lets a running attempt finish (real time: it bounds real I/O, not a schedule). */
 const STOP_GRACE_MS = 5_000;
 
 export class SnapshotScheduler {
@@ -50,13 +50,13 @@ export class SnapshotScheduler {
   private readonly running = new Map<string, Promise<void>>();
   private unsubscribe: (() => void) | undefined;
   private state: 'new' | 'running' | 'stopped' = 'new';
-  private readonly now: () => Date;
+  private readonly clock: Clock;
 
   constructor(
     private readonly source: SnapshotSource,
     private readonly options: SchedulerOptions = {},
   ) {
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
   }
 
   start(): void {
@@ -71,7 +71,7 @@ export class SnapshotScheduler {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
     this.unsubscribe?.();
-    for (const schedule of this.schedules.values()) clearTimeout(schedule.timer);
+    for (const schedule of this.schedules.values()) schedule.timer?.cancel();
     this.schedules.clear();
     const pending = [...this.running.values()];
     if (pending.length === 0) return;
@@ -106,7 +106,7 @@ export class SnapshotScheduler {
     if (this.state !== 'running') return;
     const config = storedConfig(this.source.store, name);
     const existing = this.schedules.get(name);
-    if (existing) clearTimeout(existing.timer);
+    existing?.timer?.cancel();
     if (!config) {
       this.schedules.delete(name);
       return;
@@ -130,26 +130,18 @@ export class SnapshotScheduler {
   }
 
   private planNext(name: string, schedule: Schedule): void {
-    const next = new Date(this.now().getTime() + schedule.config.interval * 1000);
-    schedule.status = scheduled(schedule.status, next);
-    this.wakeAt(name, schedule, next);
+    const intervalMs = schedule.config.interval * 1000;
+    schedule.status = scheduled(schedule.status, new Date(this.clock.now() + intervalMs));
+    schedule.timer = this.clock.setTimer(intervalMs, () => this.tick(name, schedule));
   }
 
-  private wakeAt(name: string, schedule: Schedule, at: Date): void {
-    const wait = Math.max(0, at.getTime() - this.now().getTime());
-    schedule.timer = setTimeout(() => {
-      if (wait > MAX_TIMER_MS) this.wakeAt(name, schedule, at);
-      else this.tick(name, schedule);
-    }, Math.min(wait, MAX_TIMER_MS));
-    schedule.timer.unref();
-  }
-
-  private tick(name: string, schedule: Schedule): void {
-    if (this.state !== 'running' || this.schedules.get(name) !== schedule) return;
+  /** Starts the attempt that is due; returns it (a test clock awaits it), or undefined when none starts. */
+  private tick(name: string, schedule: Schedule): Promise<void> | undefined {
+    if (this.state !== 'running' || this.schedules.get(name) !== schedule) return undefined;
     this.planNext(name, schedule);
     if (this.running.has(name)) {
       this.log(`snapshot-auto ${name}: the previous snapshot is still being written; skipping this one`);
-      return;
+      return undefined;
     }
     const run = this.attempt(schedule)
       .then((outcome) => {
@@ -159,6 +151,7 @@ export class SnapshotScheduler {
       .catch((err: unknown) => this.log(`snapshot-auto ${name}: snapshot failed: ${err instanceof Error ? err.name : 'error'}`))
       .finally(() => this.running.delete(name));
     this.running.set(name, run);
+    return run;
   }
 
   private async attempt(schedule: Schedule) {
@@ -175,6 +168,10 @@ export class SnapshotScheduler {
     });
     schedule.status = attemptFinished(schedule.status, startedAt, this.now(), outcome);
     return outcome;
+  }
+
+  private now(): Date {
+    return new Date(this.clock.now());
   }
 
   private log(line: string): void {

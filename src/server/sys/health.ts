@@ -61,7 +61,7 @@ function healthBody(cluster: ClusterServices) {
     performance_standby: false,
     replication_performance_mode: 'disabled',
     replication_dr_mode: cluster.dr?.mode ?? 'disabled',
-    server_time_utc: Math.floor(Date.now() / 1000),
+    server_time_utc: Math.floor(cluster.clock.now() / 1000),
     version: EMULATED_VERSION,
     enterprise: true,
     cluster_name: cluster.name,

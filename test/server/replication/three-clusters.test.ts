@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../support/manual-clock.js';
 import { apiClient, startTestServer } from '../helpers.js';
 import { activationToken, DR, expectNoSecretsIn, inSync, member, operationToken, REFUSAL, status, waitFor, type Member } from './support.js';
 
@@ -116,9 +117,11 @@ describe('a DR replication set on three clusters', () => {
     const used = [...secrets].find((s) => s.split('.').length === 3)!;
     await south.api.post(`${DR}/secondary/enable`, { token: used }); // south is a secondary: refused
     const spare = await token(east, 'spare', { ttl: '1s' });
-    await new Promise((r) => setTimeout(r, 1_100));
-    const standalone = await startTestServer({});
+    // The cluster the token is presented to lives on a clock the test moves past the token's second.
+    const clock = new ManualClock();
+    const standalone = await startTestServer({ clock });
     try {
+      await clock.advance(1_100);
       const lone = member(standalone.clusters[0]!);
       const expired = await lone.api.post(`${DR}/secondary/enable`, { token: spare });
       expect(expired.body.errors).toEqual(['the activation token has expired']);

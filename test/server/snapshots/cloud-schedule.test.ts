@@ -1,6 +1,6 @@
 /**
- * Real snapshots on a 1 s schedule to s3rver (provA-s3), azurite (provB-blob) and the GCS fake
- * (provC-gcs): objects appear, retention keeps exactly `retain`, and broken destinations show
+ * Real snapshots on a 1 s schedule (on a clock the test advances) to s3rver (provA-s3),
+ * azurite (provB-blob) and the GCS fake (provC-gcs): objects appear, retention keeps exactly `retain`, and broken destinations show
  * in the status. Canaries: no secret value (S3 secret key and session token, blob account
  * keys, GCS service-account key) appears in any response or log line, even where an SDK
  * message would quote one (a bucket named like the secret).
@@ -14,8 +14,9 @@ import { startFakeGcs, type FakeGcs } from '../../fakes/gcs/server.js';
 import { fakeServiceAccountKey } from '../../fakes/gcs/service-account.js';
 import { AZURITE_KEY, startAzurite, type Azurite } from '../../support/azurite.js';
 import { startS3rver, type S3rver } from '../../support/s3rver.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { startTestServer } from '../helpers.js';
-import { CONFIG, expectNoCanary, recordingClient, STATUS, waitFor, writtenUrls, type RecordingClient } from './support.js';
+import { CONFIG, expectNoCanary, recordingClient, STATUS, writtenUrls, type RecordingClient } from './support.js';
 
 const hex = (n: number) => randomBytes(n).toString('hex');
 // Lowercase and hyphens only: valid as an S3 bucket name too.
@@ -67,7 +68,8 @@ const cases: Record<string, Case> = {
 
 describe.each(Object.entries(cases))('%s snapshots', (_label, c) => {
   it('writes every interval, keeps exactly retain, reports failures, never shows a secret', async () => {
-    const server = await startTestServer();
+    const clock = new ManualClock();
+    const server = await startTestServer({ clock });
     const responses: string[] = [];
     const api: RecordingClient = recordingClient(server.clusters[0]!, responses);
     let closed = false;
@@ -80,16 +82,17 @@ describe.each(Object.entries(cases))('%s snapshots', (_label, c) => {
       for (const field of c.secretFields) expect(read[field]).toBe('redacted');
       await api.list(CONFIG);
 
-      await waitFor('four snapshots', () => writtenUrls(server.logs, 'cloud').length >= 4, 30_000);
+      for (let n = 1; n <= 4; n++) {
+        await clock.advance(1000);
+        expect(writtenUrls(server.logs, 'cloud')).toHaveLength(n);
+      }
       const status = (await api.get(`${STATUS}/cloud`)).body.data;
       expect(status.last_snapshot_error).toBe('');
       expect(status.consecutive_errors).toBe(0);
       expect(status.last_snapshot_url).toMatch(c.urlPattern);
 
-      const broken = await waitFor('a failed attempt', async () => {
-        const s = (await api.get(`${STATUS}/broken`)).body.data;
-        return s.consecutive_errors >= 1 && s;
-      });
+      const broken = (await api.get(`${STATUS}/broken`)).body.data;
+      expect(broken.consecutive_errors).toBe(4);
       expect(broken.last_snapshot_error).not.toBe('');
 
       await server.close();

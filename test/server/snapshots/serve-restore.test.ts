@@ -11,6 +11,7 @@ import { runCli } from '../../support/cli.js';
 import { apiClient, enableLdap, startTestServer } from '../helpers.js';
 import { buildServer } from '../support/build-server.js';
 import { NodeChildren } from '../support/node-children.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { CONFIG, waitFor } from './support.js';
 
 let build: { dir: string; serveScript: string };
@@ -31,13 +32,16 @@ afterAll(async () => {
 });
 
 async function makeSnapshot(): Promise<void> {
-  const server = await startTestServer();
+  const clock = new ManualClock();
+  const server = await startTestServer({ clock });
   try {
     const api = apiClient(server.clusters[0]!);
     await enableLdap(api);
     await api.post('auth/ldap/groups/ops', { policies: 'ops,audit' });
     await api.post(`${CONFIG}/tick`, { interval: 1, retain: 3, storage_type: 'local', path_prefix: join(dir, 'out'), local_max_space: 10_000_000 });
-    const file = await waitFor('a snapshot', async () => (await readdir(join(dir, 'out')).catch(() => [])).find((f) => f.endsWith('.snap')));
+    await clock.advance(1000);
+    const [file] = (await readdir(join(dir, 'out'))).filter((f) => f.endsWith('.snap'));
+    if (file === undefined) throw new Error('the scheduler wrote no snapshot');
     snapshotFile = join(dir, 'source.snap');
     await writeFile(snapshotFile, await readFile(join(dir, 'out', file)));
     // As `serve --init-out` writes it: what opens the snapshot in another server.
@@ -61,6 +65,7 @@ describe('serve --restore', () => {
     const api = apiClient({ name: 'default', port: 0, baseUrl: m![1]!, rootToken: 'cli-root' });
     expect((await api.get('auth/ldap/groups/ops')).body.data).toEqual({ policies: ['audit', 'ops'] });
     expect((await api.list(CONFIG)).body.data.keys).toEqual(['tick']);
+    // The one schedule in these tests on the system clock: a `serve` process's (1 s interval).
     await waitFor('a snapshot by the restored schedule', () => stderr().includes('snapshot-auto tick: wrote '));
 
     const sent = Date.now();

@@ -11,10 +11,6 @@ export function waitFor<T>(what: string, check: () => Promise<T | undefined | fa
   return pollUntil(what, check, { timeoutMs, intervalMs: 100 });
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** An API client that also keeps the text of every response (canary checks). */
 export function recordingClient(cluster: RunningCluster, responses: string[], token?: string | null) {
   const api = apiClient(cluster, token);
