@@ -7,7 +7,7 @@
  * window of answers (about one limit's worth, all sent under the current limit) either shows the
  * same latency, and the limit grows (by half again at first, "slow start", then by a little), or
  * shows a queue building (its fastest answer is more than TOLERANCE times that), and the limit
- * shrinks by the same ratio (at most by half). A refusal (429, 503) or a request that timed out
+ * shrinks by the same ratio (at most by half, and by latency alone not below where it started). A refusal (429, 503) or a request that timed out
  * is the server saying too much: the limit falls at once below the number that was in flight
  * when the refused request went, once per window, and that number becomes a ceiling the limit
  * then only probes past slowly, so a server's quota is met with few refusals.
@@ -73,6 +73,8 @@ const PROBE_EVERY = 8;
 export class AdaptiveLimit implements LimitAlgorithm {
   readonly min: number;
   readonly max: number;
+  /** Latency alone takes the limit no lower than this: where it started. */
+  readonly #latencyFloor: number;
   #limit: number;
   #slowStart = true;
   /** Lowest fastest-answer-of-a-window seen: the round trip without queueing. */
@@ -94,6 +96,7 @@ export class AdaptiveLimit implements LimitAlgorithm {
       throw new RangeError(`an adaptive limit needs 1 <= min <= initial <= max, got ${this.min}, ${initial}, ${this.max}`);
     }
     this.#limit = initial;
+    this.#latencyFloor = initial;
   }
 
   get limit(): number {
@@ -115,9 +118,13 @@ export class AdaptiveLimit implements LimitAlgorithm {
     this.#baseline = Math.min(this.#baseline, fastest);
     const ratio = fastest / Math.max(this.#baseline, 1e-3);
     if (ratio > TOLERANCE) {
-      // A queue: down by the ratio the latency went up by, at most by half.
+      // A queue: down by the ratio the latency went up by, at most by half, but by latency alone
+      // never below where it started. On loopback every request more waits behind the others
+      // (the latency grows with the number in flight from the first), and there 16 in flight
+      // measured faster than fewer (bench:distance at 0 ms); a server that has too much says so
+      // (429, 503), and that alone takes the limit lower.
       this.#slowStart = false;
-      this.#set(this.#limit * Math.max(0.5, TOLERANCE / ratio), now);
+      this.#set(Math.max(this.#latencyFloor, this.#limit * Math.max(0.5, TOLERANCE / ratio)), now);
     } else if (this.#windowPeak * 2 < this.limit) {
       // The caller had less to send than the limit allows: nothing learnt about more.
       this.#openWindow(now);

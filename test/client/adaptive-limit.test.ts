@@ -53,10 +53,11 @@ describe('the adaptive concurrency limit (issue 16.2)', () => {
     expect(Math.max(...settled)).toBeLessThanOrEqual(knee * 2.1);
   });
 
-  it('#16.2: on loopback, where latency grows with every request in flight, it does not run away to 256', () => {
+  it('#16.2: on loopback, where latency grows with every request in flight, it neither runs away to 256 nor falls below 16 by latency alone', () => {
     const limit = new AdaptiveLimit();
     const { limits } = drive(limit, 300, { latency: (n) => 0.2 * n });
     expect(Math.max(...limits.slice(-100))).toBeLessThan(64);
+    expect(Math.min(...limits)).toBeGreaterThanOrEqual(16);
   });
 
   it('#16.2: against a quota of 64 in flight, it backs off below the quota at the first 429 and refuses under 1% after', () => {
