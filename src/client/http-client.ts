@@ -5,7 +5,7 @@ import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secr
 import { ApiError, RefusedRequestError, TransportError } from './errors.js';
 import type { ConcurrencyLimiter, OutcomeOf } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
-import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
+import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type BackoffPolicy } from './retry.js';
 import { proxyFor, type ProxySettings } from './proxy.js';
 import { BAD_RESPONSE_CODE, createTransport, INVALID_REQUEST_CODE, TIMEOUT_CODE, type RawResponse, type Transport } from './transport.js';
 import { DEADLINE_CODE, formatMs, type RunDeadline } from './deadline.js';
@@ -244,7 +244,7 @@ class HttpClient implements HttpClusterClient {
     const accepted = (raw.status >= 200 && raw.status < 300) || (call.opts.okStatuses?.includes(raw.status) ?? false);
     if (!accepted && this.#mayRetry(call, attempt) && isRetryableStatus(raw.status)) {
       const retryAfter = parseRetryAfter(raw.headers['retry-after'], this.#backoff.maxRetryAfterMs);
-      return this.#retry(call, attempt, retryAfter ?? backoffDelay(attempt, this.#backoff));
+      return this.#retry(call, attempt, retryDelay(retryAfter, attempt, this.#backoff));
     }
     return this.#answer(call, raw, accepted, attempt + 1);
   }
