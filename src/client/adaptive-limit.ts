@@ -3,10 +3,10 @@
  * or by default a limit that finds the server's pace by itself.
  *
  * The adaptive limit follows TCP's congestion control as Netflix's concurrency-limits applies it
- * to requests (Vegas and Gradient): latency without queueing is the lowest round trip seen; a
+ * to requests (Vegas and Gradient): latency without queueing is the fastest round trip seen; a
  * window of answers (about one limit's worth, all sent under the current limit) either shows the
  * same latency, and the limit grows (by half again at first, "slow start", then by a little), or
- * shows a queue building (its fastest answer is more than TOLERANCE times that), and the limit
+ * shows a queue (its median answer took more than TOLERANCE times that), and the limit
  * shrinks by the same ratio (at most by half, and by latency alone not below where it started). A refusal (429, 503) or a request that timed out
  * is the server saying too much: the limit falls at once below the number that was in flight
  * when the refused request went, once per window, and that number becomes a ceiling the limit
@@ -61,7 +61,7 @@ export interface AdaptiveLimitOptions {
   max?: number;
 }
 
-/** A window whose fastest answer took more than this times the baseline shows a queue. */
+/** A window whose median answer took more than this times the baseline shows a queue. */
 export const TOLERANCE = 2;
 /** Answers a window needs at least, however low the limit. */
 const MIN_WINDOW = 8;
@@ -77,15 +77,14 @@ export class AdaptiveLimit implements LimitAlgorithm {
   readonly #latencyFloor: number;
   #limit: number;
   #slowStart = true;
-  /** Lowest fastest-answer-of-a-window seen: the round trip without queueing. */
+  /** The fastest round trip seen: the round trip without queueing. */
   #baseline = Infinity;
   /** Highest in flight known to pass after a refusal; Infinity before any. */
   #ceiling = Infinity;
   #windowsAtCeiling = 0;
   // The current window: answers to requests sent since it opened.
   #windowOpenedAt = -Infinity;
-  #windowCount = 0;
-  #windowFastest = Infinity;
+  #windowRtts: number[] = [];
   #windowPeak = 0;
 
   constructor(opts: AdaptiveLimitOptions = {}) {
@@ -107,16 +106,21 @@ export class AdaptiveLimit implements LimitAlgorithm {
     // An answer to a request sent under an earlier limit says nothing of this one.
     if (s.startedAt < this.#windowOpenedAt || s.outcome === 'ignored') return;
     if (s.outcome === 'dropped') return this.#backOff(s);
-    this.#windowCount++;
-    this.#windowFastest = Math.min(this.#windowFastest, s.endedAt - s.startedAt);
+    const rtt = s.endedAt - s.startedAt;
+    this.#windowRtts.push(rtt);
+    if (rtt < this.#baseline) this.#baseline = rtt;
     this.#windowPeak = Math.max(this.#windowPeak, s.inFlight);
-    if (this.#windowCount >= Math.max(MIN_WINDOW, this.limit)) this.#decide(s.endedAt);
+    if (this.#windowRtts.length >= Math.max(MIN_WINDOW, this.limit)) this.#decide(s.endedAt);
   }
 
   #decide(now: number): void {
-    const fastest = this.#windowFastest;
-    this.#baseline = Math.min(this.#baseline, fastest);
-    const ratio = fastest / Math.max(this.#baseline, 1e-3);
+    // The window's median: a pause of the client's own (a garbage collection) moves it less
+    // than the mean. Against a server answering one request at a time (loopback) it grows with
+    // every request in flight; against a distant one it stays the distance until the server
+    // (or the client itself) has more than it can do.
+    const rtts = this.#windowRtts.sort((a, b) => a - b);
+    const median = rtts[rtts.length >> 1]!;
+    const ratio = median / Math.max(this.#baseline, 1e-3);
     if (ratio > TOLERANCE) {
       // A queue: down by the ratio the latency went up by, at most by half, but by latency alone
       // never below where it started. On loopback every request more waits behind the others
@@ -160,8 +164,7 @@ export class AdaptiveLimit implements LimitAlgorithm {
 
   #openWindow(now: number): void {
     this.#windowOpenedAt = now;
-    this.#windowCount = 0;
-    this.#windowFastest = Infinity;
+    this.#windowRtts = [];
     this.#windowPeak = 0;
   }
 }
