@@ -3,9 +3,9 @@ import type { ClusterTarget } from '../core/cluster.js';
 import type { JsonObject } from '../core/json.js';
 import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secret.js';
 import { ApiError, RefusedRequestError, TransportError } from './errors.js';
-import type { ConcurrencyLimiter } from './limiter.js';
+import type { ConcurrencyLimiter, OutcomeOf } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
-import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, sleep, type BackoffPolicy } from './retry.js';
+import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type BackoffPolicy } from './retry.js';
 import { proxyFor, type ProxySettings } from './proxy.js';
 import { BAD_RESPONSE_CODE, createTransport, INVALID_REQUEST_CODE, TIMEOUT_CODE, type RawResponse, type Transport } from './transport.js';
 import { DEADLINE_CODE, formatMs, type RunDeadline } from './deadline.js';
@@ -14,7 +14,7 @@ import { encodeSegment, segmentProblem } from '../core/path-segment.js';
 import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions, RequestPath } from './types.js';
 
 export interface ClientOptions {
-  /** Shared by every client of one command: bounds requests in flight across all clusters. */
+  /** This cluster's: bounds its requests in flight (`--concurrency`, adaptive by default). */
   limiter: ConcurrencyLimiter;
   /** Per attempt, for the whole exchange. Default 30000. */
   timeoutMs?: number;
@@ -69,6 +69,16 @@ const RETRYABLE_CODES = new Set([
  */
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', TIMEOUT_CODE, 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const MAX_TIMEOUT_RETRIES = 1;
+
+/**
+ * What an exchange tells the limiter: a refusal for load (429, 503) or a wait that ran out is
+ * "too much"; any other answer is a latency sample; other failures say nothing of load.
+ */
+const exchangeOutcome: OutcomeOf<RawResponse> = (raw, error) => {
+  if (raw !== undefined) return raw.status === 429 || raw.status === 503 ? 'dropped' : 'ok';
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && TIMEOUT_CODES.has(code) ? 'dropped' : 'ignored';
+};
 
 const NOT_FOUND_OK: RequestOptions = Object.freeze({ okStatuses: Object.freeze([404]) as number[] });
 
@@ -144,6 +154,8 @@ class HttpClient implements HttpClusterClient {
   }
 
   get concurrency(): number {
+    // The most the limiter may allow: bulk readers keep that many queued, the limiter decides
+    // how many of them are in flight.
     return this.#limiter.size;
   }
 
@@ -202,7 +214,7 @@ class HttpClient implements HttpClusterClient {
 
   /** One attempt. The limiter slot is held for the exchange only, never while waiting to retry. */
   #attempt(call: Call, attempt: number): Promise<ApiResponse> {
-    return this.#limiter.run(() => this.#send(call)).then(
+    return this.#limiter.run(() => this.#send(call), exchangeOutcome).then(
       (raw) => this.#onAnswer(call, raw, attempt),
       (err: unknown) => this.#onFailure(call, err, attempt),
     );
@@ -232,7 +244,7 @@ class HttpClient implements HttpClusterClient {
     const accepted = (raw.status >= 200 && raw.status < 300) || (call.opts.okStatuses?.includes(raw.status) ?? false);
     if (!accepted && this.#mayRetry(call, attempt) && isRetryableStatus(raw.status)) {
       const retryAfter = parseRetryAfter(raw.headers['retry-after'], this.#backoff.maxRetryAfterMs);
-      return this.#retry(call, attempt, retryAfter ?? backoffDelay(attempt, this.#backoff));
+      return this.#retry(call, attempt, retryDelay(retryAfter, attempt, this.#backoff));
     }
     return this.#answer(call, raw, accepted, attempt + 1);
   }

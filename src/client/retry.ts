@@ -27,6 +27,16 @@ export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () 
 }
 
 /**
+ * The wait before retrying a throttled or failed call: the server's Retry-After when it gave
+ * one, but never less than the jittered backoff. `Retry-After: 0` is what the service's rate-limit
+ * quota sends below a second (it truncates); taken alone it would retry every refused call at
+ * once, all together, and use up their attempts within milliseconds.
+ */
+export function retryDelay(retryAfterMs: number | undefined, attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
+  return Math.max(retryAfterMs ?? 0, backoffDelay(attempt, policy, random));
+}
+
+/**
  * Parses a Retry-After header: delta-seconds or an HTTP date. Returns ms to wait (0 for a date
  * in the past), capped at `maxMs`, or undefined when absent or unreadable.
  */

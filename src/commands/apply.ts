@@ -6,7 +6,7 @@ import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
 import { locateManifests, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
-import { ClusterClientPool, parseConcurrency } from './clients.js';
+import { ClusterClientPool, concurrencySummary, parseConcurrency } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
@@ -51,7 +51,10 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
 
   const color = output.color && g.color;
   output.out(renderPlan(run.plan, 'text', { color }));
-  if (run.plan.changes.length === 0) return 0;
+  if (run.plan.changes.length === 0) {
+    for (const line of concurrencySummary(pool)) output.err(line);
+    return 0;
+  }
   refuseDestructive(run.plan, flags.allowDestructive === true);
   if (!saved) await requireApproval(flags.autoApprove === true, output, g.deadline);
 
@@ -65,7 +68,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
       await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch, redaction: run.redaction });
     },
     {
-      concurrency: parseConcurrency(flags.concurrency),
+      concurrency: pool.applyConcurrency,
       describeError: (err) => describeError(err, run.redaction),
       onEvent: (e) => {
         if (e.type !== 'start') output.out(renderApplyProgress(e, { color }));
@@ -73,6 +76,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     },
   );
   output.out(renderApplyReport(outcome, { color }));
+  for (const line of concurrencySummary(pool)) output.err(line);
   return outcome.failed.length > 0 || outcome.notStarted.length > 0 ? 1 : 0;
 }
 

@@ -2,23 +2,23 @@ import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
 import type { RunDeadline } from '../client/deadline.js';
 import { createClusterClient } from '../client/http-client.js';
-import { ConcurrencyLimiter } from '../client/limiter.js';
+import { AUTO, ConcurrencyLimiter, type ConcurrencySetting, type LimiterReport } from '../client/limiter.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClientPool } from '../kinds/kind.js';
 import { CliError } from './errors.js';
 
-/** One client per cluster, all sharing one concurrency bound (`--concurrency`). */
+/** One client per cluster, each with its own concurrency limit (`--concurrency`). */
 export class ClusterClientPool implements ClientPool {
-  readonly #clients = new Map<string, ClusterClient>();
-  readonly #limiter: ConcurrencyLimiter;
+  readonly #clients = new Map<string, { client: ClusterClient; limiter: ConcurrencyLimiter }>();
+  readonly #setting: ConcurrencySetting;
   readonly #deadline: RunDeadline | undefined;
 
   constructor(
     readonly targets: ReadonlyMap<string, ClusterTarget>,
-    concurrency: number,
+    concurrency: ConcurrencySetting = AUTO,
     deadline?: RunDeadline,
   ) {
-    this.#limiter = new ConcurrencyLimiter(concurrency);
+    this.#setting = concurrency;
     this.#deadline = deadline;
   }
 
@@ -27,14 +27,30 @@ export class ClusterClientPool implements ClientPool {
     if (!c) {
       const target = this.targets.get(cluster);
       if (!target) throw new CliError(`unknown cluster "${cluster}"`);
-      c = createClusterClient(target, { limiter: this.#limiter, ...(this.#deadline ? { deadline: this.#deadline } : {}) });
+      // Per cluster: ten clusters of a drift check each get the whole limit, not a tenth of it.
+      const limiter = new ConcurrencyLimiter(this.#setting);
+      c = { client: createClusterClient(target, { limiter, ...(this.#deadline ? { deadline: this.#deadline } : {}) }), limiter };
       this.#clients.set(cluster, c);
     }
-    return c;
+    return c.client;
   }
 
   get requestCount(): number {
-    return [...this.#clients.values()].reduce((n, c) => n + c.requestCount, 0);
+    return [...this.#clients.values()].reduce((n, c) => n + c.client.requestCount, 0);
+  }
+
+  /**
+   * How many changes an apply may run at once: each cluster's most in flight, summed. Each
+   * cluster's limiter bounds what is in flight to it; the applier only keeps them supplied.
+   */
+  get applyConcurrency(): number {
+    const perCluster = this.#setting.kind === 'auto' ? new ConcurrencyLimiter(AUTO).size : this.#setting.size;
+    return perCluster * Math.max(1, this.targets.size);
+  }
+
+  /** Per cluster that was sent requests: how its limit went. */
+  reports(): Array<LimiterReport & { cluster: string; requests: number }> {
+    return [...this.#clients.entries()].map(([cluster, c]) => ({ cluster, requests: c.client.requestCount, ...c.limiter.report() }));
   }
 
   /** The cluster tokens' texts, to scrub from any message. */
@@ -43,8 +59,24 @@ export class ClusterClientPool implements ClientPool {
   }
 }
 
-export function parseConcurrency(v: string | undefined): number {
-  const n = v === undefined ? 16 : Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1024) throw new CliError(`--concurrency must be a whole number from 1 to 1024`);
-  return n;
+/** `--concurrency auto` (the default) or a whole number from 1 to 1024, per cluster. */
+export function parseConcurrency(v: string | undefined): ConcurrencySetting {
+  if (v === undefined || v === 'auto') return AUTO;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1 || n > 1024) throw new CliError(`--concurrency must be auto or a whole number from 1 to 1024`);
+  return { kind: 'fixed', size: n };
+}
+
+/**
+ * The run's summary of each cluster's concurrency, for stderr (the plan's own output, on stdout,
+ * stays as it is): `concurrency: default: auto settled at 112 (peak 128 in flight, 0 refused), 11,002 requests`.
+ */
+export function concurrencySummary(pool: ClusterClientPool): string[] {
+  return pool
+    .reports()
+    .filter((r) => r.requests > 0)
+    .map((r) => {
+      const how = r.setting.kind === 'auto' ? `auto settled at ${r.limit}` : `fixed at ${r.limit}`;
+      return `concurrency: ${r.cluster}: ${how} (peak ${r.peak} in flight, ${r.dropped} refused or timed out), ${r.requests.toLocaleString('en-US')} requests`;
+    });
 }

@@ -70,7 +70,7 @@ export function addPlanningOptions(cmd: Command): Command {
   return cmd
     .option('--prune', 'delete objects on the server that no manifest lists')
     .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
-    .option('--concurrency <n>', 'requests in flight at once', '16')
+    .option('--concurrency <n>', 'requests in flight at once per cluster: auto (found from latency and refusals, 1 to 256) or a number', 'auto')
     .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
     .option('--allow-unreachable-primary', 'DR: the unreachable DR members are down, not serving: plan without them (an unplanned failover, or a secondary down)')
     .option('--force-promote', 'DR: promote with force, skipping the safety checks');

@@ -9,6 +9,7 @@ import { loadKinds } from '../kinds/registry.js';
 import { formatPlanNote } from '../render/text.js';
 import { makeChalk } from '../render/vocabulary.js';
 import { manifestText } from '../load/manifest-writer.js';
+import { AUTO } from '../client/limiter.js';
 import { ClusterClientPool } from './clients.js';
 import { globalOptions, referenceFlags } from './common-options.js';
 import { CliError } from './errors.js';
@@ -50,7 +51,7 @@ export function registerExport(program: Command, output: () => Output, exit: (co
 async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, deadline: RunDeadline | undefined): Promise<number> {
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
-  const pool = new ClusterClientPool(clusters, 16, deadline);
+  const pool = new ClusterClientPool(clusters, AUTO, deadline);
   output.redaction.addAll(pool.secretTexts());
   const read = await withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output));
   // Files lockstep writes hold no secret either: a server value that is one of this run's

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { writeSavedPlan } from '../planfile/planfile.js';
-import { ClusterClientPool, parseConcurrency } from './clients.js';
+import { ClusterClientPool, concurrencySummary, parseConcurrency } from './clients.js';
 import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
@@ -42,6 +42,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));
+  for (const line of concurrencySummary(pool)) output.err(line);
   if (flags.out) {
     await writeSavedPlan(flags.out, {
       formatVersion: PLAN_FORMAT_VERSION,

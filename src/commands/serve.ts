@@ -22,6 +22,10 @@ export interface ServeFlags {
   initOut?: string;
   /** A file --init-out wrote: its key shares open snapshots those clusters sealed. */
   restoreKeys?: string;
+  /** Every answer this many ms after its request came: a rehearsal of a server far away. */
+  latency?: number;
+  /** 429 with Retry-After beyond this many requests in flight (per cluster). */
+  rateLimit?: number;
 }
 
 /** `lockstep serve`: runs the embedded server until SIGINT or SIGTERM. */
@@ -48,6 +52,8 @@ export function registerServe(program: Command): void {
     .option('--key-shares <n>', "root key shares made at a cluster's first start (default 1)", parseCount)
     .option('--key-threshold <t>', 'shares that rebuild the root key (default 1 for one share, else a majority)', parseCount)
     .option('--init-out <file>', "write each cluster's address, root token and root key shares as JSON (mode 0600)")
+    .option('--latency <ms>', 'answer every request this many milliseconds after it came: rehearse a server far away', parseLatency)
+    .option('--rate-limit <n>', 'answer 429 with Retry-After beyond this many requests in flight, per cluster (as a rate-limit quota does)', parseRateLimit)
     .action(async (flags: ServeFlags) => {
       const server = await startServing(flags, (line) => process.stdout.write(line + '\n'));
       await untilSignal(['SIGINT', 'SIGTERM']);
@@ -71,6 +77,8 @@ export async function startServing(flags: ServeFlags, print: (line: string) => v
     keyShares: flags.keyShares,
     keyThreshold: flags.keyThreshold,
     initOut: flags.initOut,
+    latencyMs: flags.latency,
+    rateLimit: flags.rateLimit,
   };
   const server = await startServer(options);
   for (const c of server.clusters) print(`cluster ${c.name}: ${c.baseUrl} root token: ${c.rootToken}`);
@@ -108,6 +116,18 @@ export function parseKmsLibrary(value: string, previous: Record<string, string> 
   }
   if (name in previous) throw new InvalidArgumentError(`kms_library "${name}" is given twice`);
   return { ...previous, [name]: path };
+}
+
+export function parseLatency(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 60_000) throw new InvalidArgumentError('expected whole milliseconds from 0 to 60000');
+  return n;
+}
+
+export function parseRateLimit(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1 || n > 1_000_000) throw new InvalidArgumentError('expected a whole number of requests from 1 to 1000000');
+  return n;
 }
 
 function parseCount(value: string): number {

@@ -3,6 +3,7 @@ import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import { TokenStore } from './auth/token-store.js';
 import { loadIdentity } from './cluster-identity.js';
 import type { FaultInjector } from './faults.js';
+import type { Distance } from './http/distance.js';
 import { ListFront } from './http/list-front.js';
 import { createRequestListener } from './http/pipeline.js';
 import { apiOrigin } from './replication/api-origin.js';
@@ -36,6 +37,8 @@ export interface ClusterOptions {
   /** How the root key is split at the cluster's first start (default 1 share, threshold 1). */
   keySplit?: KeySplit;
   faults: FaultInjector;
+  /** `serve --latency` / `--rate-limit`: this cluster's own (each cluster has its own quota). */
+  distance?: Distance;
   log: (line: string) => void;
   /** Default: the system clock. */
   clock?: Clock;
@@ -146,6 +149,7 @@ export class Cluster implements ClusterServices {
       cluster: this,
       faults: opts.faults,
       resolve: (path) => resolveRoute(this, path),
+      ...(opts.distance ? { distance: opts.distance } : {}),
     });
     const serve = (req: IncomingMessage, res: ServerResponse): void => {
       this.requestsServed++;

@@ -8,6 +8,7 @@ import { SYSTEM_DEFAULT_TTL } from './auth/token-ttl.js';
 import type { TokenType } from './auth/token-store.js';
 import { Cluster } from './cluster.js';
 import { FaultInjector, type FaultRule } from './faults.js';
+import { Distance } from './http/distance.js';
 import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import { resolveKeyBackendOptions } from './managed-keys/options.js';
 import { loadRestores, type RestoreOption } from './snapshots/restore.js';
@@ -62,6 +63,12 @@ export interface ServerOptions {
    * schedules. Default: the system clock; tests pass one they advance themselves.
    */
   clock?: Clock;
+  /** `serve --latency MS`: every answer leaves this long after its request came (http/distance.ts). */
+  latencyMs?: number;
+  /** `serve --rate-limit N`: 429 with Retry-After beyond N requests in flight, per cluster. */
+  rateLimit?: number;
+  /** Tests: how the latency is waited for (default: a timer). */
+  wait?: (ms: number) => Promise<void>;
 }
 
 export interface RunningCluster {
@@ -99,8 +106,8 @@ export interface RunningServer {
   clearFaults(): void;
   /** Test hook: creates a token in a cluster's token store; returns the token. */
   mintToken(options: MintTokenOptions): Promise<string>;
-  /** Requests received by all clusters so far (benchmarks). */
-  stats(): { requests: number };
+  /** Requests received by all clusters so far, and those refused by `rateLimit` (benchmarks). */
+  stats(): { requests: number; refused: number };
   close(): Promise<void>;
 }
 
@@ -121,6 +128,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const keySplit = defaultedKeySplit(opts.keyShares, opts.keyThreshold);
   const splitProblem = keySplitProblem(keySplit);
   if (splitProblem) throw new Error(`invalid key shares: ${splitProblem}`);
+  const distanced = (opts.latencyMs ?? 0) > 0 || opts.rateLimit !== undefined;
+  const distances = names.map(() =>
+    distanced
+      ? new Distance({ latencyMs: opts.latencyMs ?? 0, ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}), ...(opts.wait ? { wait: opts.wait } : {}) })
+      : undefined,
+  );
   const started: Cluster[] = [];
   try {
     for (const [i, name] of names.entries()) {
@@ -135,6 +148,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
           keyBackends,
           keySplit,
           faults,
+          ...(distances[i] ? { distance: distances[i] } : {}),
           log,
           clock: opts.clock,
         }),
@@ -185,7 +199,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       });
       return token;
     },
-    stats: () => ({ requests: started.reduce((n, c) => n + c.requestsServed, 0) }),
+    stats: () => ({ requests: started.reduce((n, c) => n + c.requestsServed, 0), refused: distances.reduce((n, d) => n + (d?.refused ?? 0), 0) }),
     close: () => (closing ??= Promise.all(started.map((c) => c.close())).then(() => undefined)),
   };
 }

@@ -10,32 +10,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, objectPaths, TOKEN } from './workload.mjs';
+import { manifests } from './manifests.mjs';
 
 const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const repeatsFor = (users) => Number(process.env.BENCH_REPEATS ?? (users <= 2000 ? 9 : 5));
-
-function manifests(users, mount) {
-  const groups = Array.from({ length: GROUPS }, (_, i) => `  g${i}: { policies: [p${i % 50}, shared] }`).join('\n');
-  const userLines = Array.from({ length: users }, (_, i) => `  u${i}: { policies: [own${i % 100}], groups: [g${i % GROUPS}, g${(i * 7) % GROUPS}] }`).join('\n');
-  return `apiVersion: lockstep/v1
-kind: LdapAuth
-mount: ${mount}
-config:
-  url: ldap://ldap.example.com
-  userdn: ou=people,dc=example,dc=com
-  userattr: uid
-  token_ttl: 1h
-groups:
-${groups}
----
-apiVersion: lockstep/v1
-kind: LdapAuth
-mount: ${mount}
-users:
-${userLines}
-`;
-}
 
 /**
  * Runs a script of this folder as its own process; resolves with the JSON it reports on fd 3,

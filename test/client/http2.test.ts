@@ -26,15 +26,30 @@ beforeAll(async () => {
   cert = readFileSync(join(dir, 'c.pem'), 'utf8');
   // As the service listens: TLS offering h2 and http/1.1 by ALPN.
   server = http2.createSecureServer({ key: readFileSync(join(dir, 'k.pem')), cert, allowHTTP1: true }, (req, res) => {
-    seen.push({ version: req.httpVersion, method: req.method, url: req.url, token: req.headers['x-vault-token'] });
-    const body = JSON.stringify({ data: { keys: ['a'], v: req.httpVersion } });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+    if (hold) {
+      held.push(() => answer(req, res));
+      if (held.length >= hold) held.splice(0).forEach((go) => go());
+      return;
+    }
+    answer(req, res);
   });
   server.on('session', () => sessions++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
+
+/** While set, answers wait until this many requests are in flight at the server. */
+let hold = 0;
+const held: Array<() => void> = [];
+
+function answer(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): void {
+  {
+    seen.push({ version: req.httpVersion, method: req.method, url: req.url, token: req.headers['x-vault-token'] });
+    const body = JSON.stringify({ data: { keys: ['a'], v: req.httpVersion } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+}
 
 afterAll(async () => {
   closeClients();
@@ -59,5 +74,19 @@ describe('HTTP/2', () => {
     const c = client(baseUrl, { caCert: cert });
     const res = await c.write('auth/ldap/config', { a: 1 });
     expect(res.data).toMatchObject({ v: '1.1' });
+  });
+
+  it('#16.3: many requests in flight share one HTTP/2 connection (streams), not a connection each', async () => {
+    const c = client(baseUrl, { caCert: cert, limiter: new ConcurrencyLimiter(64) });
+    await c.read('auth/ldap/config');
+    const before = sessions;
+    // The server answers none until all 64 are in flight at once.
+    hold = 64;
+    try {
+      await Promise.all(Array.from({ length: 64 }, () => c.read('auth/ldap/config')));
+    } finally {
+      hold = 0;
+    }
+    expect(sessions - before).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter } from '../../src/client/retry.js';
+import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, retryDelay } from '../../src/client/retry.js';
 
 describe('retry policy', () => {
   it('retries throttling and transient server errors only', () => {
@@ -26,5 +26,11 @@ describe('retry policy', () => {
     expect(parseRetryAfter(undefined, 10_000, now)).toBeUndefined();
     expect(parseRetryAfter('soon', 10_000, now)).toBeUndefined();
     expect(parseRetryAfter('-1', 10_000, now)).toBeUndefined();
+  });
+
+  it('#16.2: waits the server\'s Retry-After, but never less than the backoff (Retry-After: 0 is not "all at once")', () => {
+    expect(retryDelay(1000, 0, DEFAULT_BACKOFF, () => 0.5)).toBe(1000);
+    expect(retryDelay(0, 2, DEFAULT_BACKOFF, () => 0.5)).toBe(200);
+    expect(retryDelay(undefined, 1, DEFAULT_BACKOFF, () => 0.999)).toBe(199);
   });
 });

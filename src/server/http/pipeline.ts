@@ -3,6 +3,7 @@ import { TokenUsedUp, type Caller } from '../auth/token-store.js';
 import type { FaultInjector } from '../faults.js';
 import { DR_SECONDARY_REFUSAL } from '../replication/gate.js';
 import type { ClusterServices } from '../services.js';
+import type { Distance } from './distance.js';
 import type { MountEntry } from '../sys/mount-table.js';
 import { boolOf, normaliseAddress } from '../../values/index.js';
 import { FieldError } from '../util/fields.js';
@@ -24,6 +25,8 @@ export interface PipelineDeps {
   faults: FaultInjector;
   /** Finds the route serving a path (after /v1/, no surrounding slashes). */
   resolve(path: string): ResolvedRoute | undefined;
+  /** `serve --latency` / `--rate-limit` (http/distance.ts); absent on loopback as it is. */
+  distance?: Distance;
 }
 
 /**
@@ -42,6 +45,13 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   const { cluster } = deps;
   const body = new RequestBody(req, res);
   const target = requestTarget(req.url ?? '/', req.headers[NAMESPACE_HEADER]);
+  if (deps.distance) {
+    // The quota reads the canonical path, as every later decision does.
+    const admission = target.kind === 'path' ? deps.distance.admit(target.path) : undefined;
+    if (admission?.kind === 'admitted') res.once('close', admission.release);
+    await deps.distance.travel();
+    if (admission?.kind === 'refused') return sendErrors(res, admission.status, admission.errors, admission.headers);
+  }
   switch (target.kind) {
     case 'redirect':
       return sendRedirect(res, target.location);

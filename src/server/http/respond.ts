@@ -20,8 +20,8 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
   }
 }
 
-export function sendErrors(res: ServerResponse, status: number, errors: string[]): void {
-  sendJson(res, status, { errors });
+export function sendErrors(res: ServerResponse, status: number, errors: string[], headers?: Readonly<Record<string, string>>): void {
+  sendJson(res, status, { errors }, headers);
 }
 
 /** 301 with a Location, as Go's ServeMux answers a path it cleans. */
@@ -43,9 +43,10 @@ function envelope(data: unknown, auth: unknown, warnings: string[] | undefined) 
   };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
+    ...headers,
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
