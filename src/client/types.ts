@@ -60,6 +60,6 @@ export interface ClusterClient {
   delete(path: RequestPath): Promise<void>;
   /** Requests sent so far (retries included), for benchmarks and tests. */
   readonly requestCount: number;
-  /** How many requests may be in flight at once (`--concurrency`): what bulk readers pull at. */
+  /** How many requests a bulk reader should keep asking for now (follows the adaptive limit; read it each time). */
   readonly concurrency: number;
 }

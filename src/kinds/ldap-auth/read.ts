@@ -67,7 +67,8 @@ export async function readScope(scope: LdapScope, authTable: JsonObject | null, 
   const userNames = addressableNames(listedUsers, base.child('users'), 'a user', live.notes);
 
   // Pulled a few at a time rather than all queued at once: see forEachBounded.
-  const parallel = client.concurrency;
+  // Read each time a read may start: the client's adaptive limit moves during the plan.
+  const parallel = (): number => client.concurrency;
   await Promise.all([
     forEachBounded(groupNames, parallel, (name) => {
       const addr = base.child('groups', name);
