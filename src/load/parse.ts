@@ -60,7 +60,17 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
   const out: LoadedDocument[] = [];
   documents.forEach((doc, index) => {
     for (const warning of doc.warnings) diags.warning(`YAML: ${warning.message}`, at(warning.pos[0]));
-    for (const error of doc.errors) diags.error(`invalid YAML: ${yamlProblem(error.message)}`, at(error.pos[0]));
+    // Running out of stack may be caught at several depths (how many depends on Node's stack
+    // size): it is one problem of the document, said once.
+    let deepSaid = false;
+    for (const error of doc.errors) {
+      const problem = yamlProblem(error.message);
+      if (problem === TOO_DEEP) {
+        if (deepSaid) continue;
+        deepSaid = true;
+      }
+      diags.error(`invalid YAML: ${problem}`, at(error.pos[0]));
+    }
     if (doc.errors.length > 0) return;
     // A duplicate key leaves the document's structure sound: it loads (the last value wins), so
     // its other problems are reported in the same run; the error keeps anything from being applied.
@@ -109,8 +119,10 @@ function keyProblems(doc: Document.Parsed): Array<{ message: string; offset: num
 }
 
 /** The parser's message, but for running out of stack, which it reports in JavaScript's words. */
+const TOO_DEEP = 'nested too deeply to read';
+
 function yamlProblem(message: string): string {
-  return message.includes('Maximum call stack size exceeded') ? 'nested too deeply to read' : message;
+  return message.includes('Maximum call stack size exceeded') ? TOO_DEEP : message;
 }
 
 /** Reports aliases whose anchor is missing (toJS would throw without a position). */
