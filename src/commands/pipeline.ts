@@ -78,7 +78,8 @@ export interface PlanOptions {
 /** read live state (I/O) → diff → order → targets (pure). */
 export async function computePlan(prepared: Prepared, pool: ClusterClientPool, opts: PlanOptions): Promise<PlanRun> {
   checkTargetClusters(opts.targets, prepared);
-  const redaction = opts.redaction.addAll(pool.secretTexts());
+  // The same set prepareOrFail filled; adding again is free and keeps this stage whole on its own.
+  const redaction = opts.redaction.addAll(secretTextsOf(prepared));
   const desired = new AddressMap<DesiredEntry>();
   const kindsInUse: Array<{ kind: KindModule; state: DesiredState }> = [];
   for (const kind of prepared.kinds) {
@@ -87,7 +88,6 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     kindsInUse.push({ kind, state });
     for (const r of state.resources) {
       desired.set(r.address, { resource: r, kind });
-      redaction.addAll(collectSecretTexts(r.writeOnly));
     }
   }
 
