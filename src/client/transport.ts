@@ -113,9 +113,10 @@ class UndiciTransport implements Transport {
           path: exchange.path,
           headers,
           body: exchange.body,
-          // The reader's own timer bounds the whole exchange; these only free the connection.
-          headersTimeout: exchange.timeoutMs,
-          bodyTimeout: exchange.timeoutMs,
+          // The reader's own timer bounds the whole exchange and aborts it (which closes the
+          // connection): undici's own timers off, two fewer timers set and cleared per request.
+          headersTimeout: 0,
+          bodyTimeout: 0,
           // undici's own reading is by method (a POST is not idempotent): an HTTP/2 connection
           // then carries a POST only when nothing else is in flight on it. A call lockstep may
           // retry (a whole-object upsert) may share one.
