@@ -44,6 +44,11 @@ export interface ReferenceOptions {
   /** `--allow-files-outside-root`: `${file:}` may name any file (still regular, still size-capped). */
   allowFilesOutsideRoot?: boolean;
   env: NodeJS.ProcessEnv;
+  /**
+   * Every secret text resolved goes in here as it is read (the run's redaction set is built from
+   * it), whether or not the document passes: nothing has to walk the documents for them again.
+   */
+  secretTexts?: Set<string>;
 }
 
 /**
@@ -79,6 +84,11 @@ export async function resolveReferences(
   // The path of the value being walked: one stack, copied only when a message needs it.
   const path: Array<string | number> = [];
 
+  const secretOf = (text: string, origin: string): Secret => {
+    if (text !== '') opts.secretTexts?.add(text);
+    return new Secret(text, origin);
+  };
+
   const resolveString = (text: string): unknown => {
     const ref = classifyString(text);
     const isSecret = secrets.has(path);
@@ -88,7 +98,7 @@ export async function resolveReferences(
         return fail(path, atPath(path, ref.reason));
       case 'literal':
         // An empty secret reveals nothing, so it needs no reference.
-        if (opts.allowPlaintextSecrets || text === '') return new Secret(ref.text, 'literal');
+        if (opts.allowPlaintextSecrets || text === '') return secretOf(ref.text, 'literal');
         return fail(
           path,
           `${formatValuePath(path)} is a secret and must be a \${env:...} or \${file:...} reference (or pass --allow-plaintext-secrets)`,
@@ -96,7 +106,7 @@ export async function resolveReferences(
       case 'env': {
         const value = opts.env[ref.name];
         if (value === undefined) return fail(path, atPath(path, `environment variable "${ref.name}" is not set`));
-        return isSecret ? new Secret(value, `env:${ref.name}`) : value;
+        return isSecret ? secretOf(value, `env:${ref.name}`) : value;
       }
       case 'file': {
         const at = [...path];
@@ -104,7 +114,7 @@ export async function resolveReferences(
           confinement().then(async (within) => {
             const content = await readReferencedFile(resolve(folder, ref.path), within);
             if (typeof content !== 'string') return fail(at, atPath(at, `file "${ref.path}" ${content.problem}`));
-            return isSecret ? new Secret(content, `file:${ref.path}`) : content;
+            return isSecret ? secretOf(content, `file:${ref.path}`) : content;
           }),
         );
       }

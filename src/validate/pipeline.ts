@@ -3,7 +3,7 @@ import { Diagnostics, type SourcePos } from '../core/diagnostics.js';
 import type { DesiredState } from '../core/resource.js';
 import type { LoadedDocument, ResolvedDocument, ValuePath } from '../load/document.js';
 import { loadPaths } from '../load/loader.js';
-import { resolveReferences } from '../load/references.js';
+import { resolveReferences, type ReferenceOptions } from '../load/references.js';
 import {
   CLUSTER_KIND,
   CLUSTER_SCHEMA_FILE,
@@ -33,6 +33,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
   kinds: readonly K[] | KindSource<K>,
 ): Promise<Prepared<K>> {
   const diags = new Diagnostics();
+  const secretTexts = new Set<string>();
+  const referenceOpts = { ...opts, secretTexts };
   const loaded = await loadPaths(paths, diags);
   const source: KindSource<K> = 'load' in kinds ? kinds : fixedKinds(kinds);
   const knownKinds = [CLUSTER_KIND, ...source.names];
@@ -53,7 +55,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
     const secretPaths = module ? module.secretPaths.bind(module) : clusterSecretPaths;
     const ok: ResolvedDocument[] = [];
     for (const doc of docs) {
-      const data = await schemaAndReferences(doc, schemaFile, secretPaths, opts, diags);
+      const data = await schemaAndReferences(doc, schemaFile, secretPaths, referenceOpts, diags);
       if (data !== undefined) ok.push({ source: doc, kind, data: data as Record<string, unknown> });
       else if (kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
     }
@@ -83,7 +85,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
   if (!diags.hasErrors()) {
     for (const module of kindModules) desired.set(module.kind, module.desired(documents.get(module.kind) ?? [], ctx));
   }
-  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, desired };
+  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, desired, secretTexts };
 }
 
 /** A KindSource over modules already at hand (tests pass their own). */
@@ -101,7 +103,7 @@ async function schemaAndReferences(
   doc: LoadedDocument,
   schemaFile: string,
   secretPaths: (value: unknown) => ValuePath[],
-  opts: PrepareOptions,
+  opts: PrepareOptions & ReferenceOptions,
   diags: Diagnostics,
 ): Promise<unknown> {
   const validate = schemaValidator(schemaFile);

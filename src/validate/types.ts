@@ -34,6 +34,8 @@ export interface Prepared<K extends PreparableKind = KindModule> {
   documents: Map<string, ResolvedDocument[]>;
   /** By kind; filled only when there are no errors. */
   desired: Map<string, DesiredState>;
+  /** Every secret text the references of any document resolved to (see ReferenceOptions). */
+  secretTexts: ReadonlySet<string>;
 }
 
 /** What prepare needs of a kind (a KindModule has more). */

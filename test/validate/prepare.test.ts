@@ -208,3 +208,19 @@ test('desired state only without errors; warnings do not block it', async () => 
   expect(failed.prepared.desired.size).toBe(0);
   void join;
 });
+
+describe('secret texts', () => {
+  test('every secret a reference resolves to is gathered as it is read, a failing document\'s too, and no plain value', async () => {
+    const { prepared } = await run(
+      {
+        'bind.txt': 'from-a-file-77',
+        'a.yaml': `${cluster('c1')}${LDAP}cluster: c1\nconfig:\n  url: ldap://a\n  binddn: \${env:PLAIN}\n  bindpass: \${file:bind.txt}\n`,
+        // An unknown field fails the schema: its bindpass was still read, so it is still redacted.
+        'b.yaml': `${LDAP}cluster: c1\nmount: other\nbogus: 1\nconfig:\n  url: ldap://b\n  bindpass: \${env:BIND_B}\n`,
+      },
+      { env: { TOKEN: SECRET, PLAIN: 'cn=admin', BIND_B: 'env-secret-88' } },
+    );
+    expect(prepared.diags.hasErrors()).toBe(true);
+    expect([...prepared.secretTexts].sort()).toEqual(['do-not-print-me-42', 'env-secret-88', 'from-a-file-77']);
+  });
+});
