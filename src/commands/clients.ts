@@ -1,3 +1,4 @@
+import { formatCount } from '../core/count.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
 import type { RunDeadline } from '../client/deadline.js';
@@ -77,6 +78,6 @@ export function concurrencySummary(pool: ClusterClientPool): string[] {
     .filter((r) => r.requests > 0)
     .map((r) => {
       const how = r.setting.kind === 'auto' ? `auto settled at ${r.limit}` : `fixed at ${r.limit}`;
-      return `concurrency: ${r.cluster}: ${how} (peak ${r.peak} in flight, ${r.dropped} refused or timed out), ${r.requests.toLocaleString('en-US')} requests`;
+      return `concurrency: ${r.cluster}: ${how} (peak ${r.peak} in flight, ${r.dropped} refused or timed out), ${formatCount(r.requests)} requests`;
     });
 }

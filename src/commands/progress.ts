@@ -1,3 +1,4 @@
+import { formatCount } from '../core/count.js';
 import type { Output } from './output.js';
 
 export interface ProgressTiming {
@@ -25,7 +26,7 @@ export async function withRequestProgress<T>(
   const show = (): void => {
     shown = true;
     const n = requests();
-    status(`Reading live state: ${n.toLocaleString('en-US')} request${n === 1 ? '' : 's'} sent…`);
+    status(`Reading live state: ${formatCount(n)} request${n === 1 ? '' : 's'} sent…`);
   };
   let ticker: NodeJS.Timeout | undefined;
   const start = setTimeout(() => {

@@ -1,3 +1,4 @@
+import { formatCount } from '../core/count.js';
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
 import { failoverDiagrams } from './failover-diagram.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
@@ -72,7 +73,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const changes = plan.changes.length;
   const diffs = parts.details.items.length;
   const notice =
-    `_This comment is shortened to stay under ${limit.toLocaleString('en-US')} characters: ` +
+    `_This comment is shortened to stay under ${formatCount(limit)} characters: ` +
     `${kept.get('table')!.size} of ${changes} change${changes === 1 ? '' : 's'} listed, ${kept.get('details')!.size} of ${diffs} diff${diffs === 1 ? '' : 's'} shown, ` +
     'destructive changes, deletes and updates first. ' +
     'Run `lockstep plan` (text or `--format json`) for the whole plan, or `--comment-limit 0` for an unshortened comment._';
