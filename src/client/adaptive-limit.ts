@@ -86,6 +86,8 @@ export class AdaptiveLimit implements LimitAlgorithm {
   #windowOpenedAt = -Infinity;
   #windowRtts: number[] = [];
   #windowPeak = 0;
+  /** The first window has passed (see #decide). */
+  #warmedUp = false;
 
   constructor(opts: AdaptiveLimitOptions = {}) {
     this.min = opts.min ?? 1;
@@ -114,6 +116,15 @@ export class AdaptiveLimit implements LimitAlgorithm {
   }
 
   #decide(now: number): void {
+    if (!this.#warmedUp) {
+      // The first window's requests each opened their connection: a cost alike for all of them
+      // (on loopback ten times a request's own work) that hides the queue behind it, so that
+      // window passed for a server keeping pace and the limit grew where it should not. It sets
+      // the baseline; decisions start with the next window, one round trip later.
+      this.#warmedUp = true;
+      this.#openWindow(now);
+      return;
+    }
     // The window's median: a pause of the client's own (a garbage collection) moves it less
     // than the mean. Against a server answering one request at a time (loopback) it grows with
     // every request in flight; against a distant one it stays the distance until the server

@@ -67,6 +67,26 @@ describe('the adaptive concurrency limit (issue 16.2)', () => {
     expect(new Set(limits)).toEqual(new Set([16]));
   });
 
+  it('#16.2: on loopback, the first round trips (each opening its connection, all alike) are not taken for a server that keeps pace: it never grows past 16', () => {
+    const limit = new AdaptiveLimit();
+    let now = 0;
+    let connections = 0;
+    const limits: number[] = [];
+    for (let round = 0; round < 200; round++) {
+      const n = limit.limit;
+      for (let i = 1; i <= n; i++) {
+        // A request on a connection not yet open pays 1 ms to open it, ten times its own work,
+        // and that cost (the same for all) hides the queue behind it.
+        const connect = i > connections ? 1 : 0;
+        limit.onSample({ startedAt: now, endedAt: now + connect + i * 0.1, inFlight: i, outcome: 'ok' });
+      }
+      connections = Math.max(connections, n);
+      now += 1 + n * 0.1 + 0.01;
+      limits.push(limit.limit);
+    }
+    expect(Math.max(...limits)).toBe(16);
+  });
+
   it('#16.2: against a quota of 64 in flight, it backs off below the quota at the first 429 and refuses under 1% after', () => {
     const quota = 64;
     const limit = new AdaptiveLimit();
