@@ -1,0 +1,58 @@
+import { afterAll, beforeAll } from 'vitest';
+import { runCli, type CliResult } from './cli.js';
+import { startTestServer, type TestCluster } from './server.js';
+import { ldapSettingsFor, startSlapd, type Slapd } from './slapd.js';
+
+/** The test directory and an emulator, shared by the tests of one file. */
+export interface LdapE2e {
+  readonly slapd: Slapd;
+  readonly cluster: TestCluster;
+  /** The built CLI against `c` (the file's cluster by default), LDAP_BINDPASS the directory's service account password. */
+  cli(args: string[], c?: TestCluster): Promise<CliResult>;
+}
+
+/**
+ * Starts the slapd test directory and an emulator before the file's tests (slapd may take
+ * seconds) and stops them after; `env` is added to every CLI run (other kinds' secrets).
+ */
+export function useLdapE2e(env: Record<string, string> = {}): LdapE2e {
+  let slapd: Slapd | undefined;
+  let cluster: TestCluster | undefined;
+  beforeAll(async () => {
+    slapd = await startSlapd();
+    cluster = await startTestServer();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.server.close();
+    await slapd?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the LDAP test directory and emulator start in beforeAll');
+    return value;
+  };
+  return {
+    get slapd() {
+      return started(slapd);
+    },
+    get cluster() {
+      return started(cluster);
+    },
+    cli: (args, c) => runCli(args, { env: { ...(c ?? started(cluster)).env, LDAP_BINDPASS: ldapSettingsFor(started(slapd)).bindpass, ...env } }),
+  };
+}
+
+/**
+ * The head of an LdapAuth document bound to `slapd` as its service account (bindpass from
+ * `${env:LDAP_BINDPASS}`): url, binddn, bindpass, userdn; more config lines may follow.
+ */
+export function boundLdapAuth(slapd: Slapd): string {
+  const s = ldapSettingsFor(slapd);
+  return `apiVersion: lockstep/v1
+kind: LdapAuth
+config:
+  url: ${s.url}
+  binddn: ${s.binddn}
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: ${s.userdn}
+`;
+}
