@@ -42,6 +42,21 @@ export function useLdapE2e(env: Record<string, string> = {}): LdapE2e {
 }
 
 /**
+ * An LdapAuth document for a directory nobody connects to (plan and apply never bind): a config
+ * with a bindpass from `${env:LDAP_BINDPASS}`, and one group; more lines may follow.
+ */
+export const EXAMPLE_LDAP_AUTH = `apiVersion: lockstep/v1
+kind: LdapAuth
+config:
+  url: ldap://ldap.example.com
+  binddn: cn=svc,dc=example,dc=com
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: ou=people,dc=example,dc=com
+groups:
+  admins: { policies: [admin] }
+`;
+
+/**
  * The head of an LdapAuth document bound to `slapd` as its service account (bindpass from
  * `${env:LDAP_BINDPASS}`): url, binddn, bindpass, userdn; more config lines may follow.
  */
