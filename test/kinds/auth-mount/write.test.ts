@@ -6,6 +6,7 @@ import type { AuthMountScope } from '../../../src/kinds/auth-mount/scope.js';
 import { startRequestRecorder, type RequestRecorder } from '../../support/request-recorder.js';
 import { startTestServer, type TestCluster } from '../../support/server.js';
 import { caught, client, closeClients, TOKEN } from '../../client/support.js';
+import { change } from '../../core/builders.js';
 
 let cluster: TestCluster;
 let recorder: RequestRecorder;
@@ -22,24 +23,21 @@ afterAll(async () => {
   await cluster?.server.close();
 });
 
-function change(scope: AuthMountScope, action: Change['action']): Change {
+function mountChange(scope: AuthMountScope, action: Change['action']): Change {
   const { address, resourceType, attrs } = desiredAuthMount(scope, 'ldap');
-  return {
-    address, resourceType, action, reason: 'declared', before: null, after: attrs, changedFields: ['type'], writeOnlyFields: [],
-    sensitiveFields: [], destructive: false, dependsOn: [], guards: [], notes: [],
-  };
+  return change({ address, resourceType, action, after: attrs, changedFields: ['type'] });
 }
 
 describe('applyAuthMountChange', () => {
   test("create enables the method at the change's own address with its type; enabling it again is the service's error", async () => {
     const scope = { cluster: 'east', namespace: 'team-a', mount: 'corp' };
     recorder.requests.length = 0;
-    await applyAuthMountChange(change(scope, 'create'), desiredAuthMount(scope, 'ldap'), client(recorder.baseUrl));
+    await applyAuthMountChange(mountChange(scope, 'create'), desiredAuthMount(scope, 'ldap'), client(recorder.baseUrl));
     expect(recorder.requests).toEqual([{ method: 'POST', target: '/v1/team-a/sys/auth/corp' }]);
     expect((await cluster.raw('GET', 'team-a/sys/auth')).body).toHaveProperty(['data', 'corp/', 'type'], 'ldap');
     // The path is in use now: the service refuses, and the error says so.
     recorder.requests.length = 0;
-    const again = await caught(() => applyAuthMountChange(change(scope, 'create'), desiredAuthMount(scope, 'ldap'), client(recorder.baseUrl)));
+    const again = await caught(() => applyAuthMountChange(mountChange(scope, 'create'), desiredAuthMount(scope, 'ldap'), client(recorder.baseUrl)));
     expect(again.message).toMatch(/400/);
     expect(recorder.requests).toHaveLength(1);
   });
@@ -48,9 +46,9 @@ describe('applyAuthMountChange', () => {
     const scope = { cluster: 'east', namespace: '', mount: 'corp' };
     recorder.requests.length = 0;
     const east = client(recorder.baseUrl);
-    expect((await caught(() => applyAuthMountChange(change(scope, 'delete'), undefined, east))).message).toBe('east:sys/auth/corp: lockstep never disables auth methods');
-    expect((await caught(() => applyAuthMountChange(change(scope, 'transition'), undefined, east))).message).toBe('east:sys/auth/corp: auth mounts have no transitions');
-    expect((await caught(() => applyAuthMountChange(change(scope, 'create'), undefined, east))).message).toBe('east:sys/auth/corp: no desired object to write');
+    expect((await caught(() => applyAuthMountChange(mountChange(scope, 'delete'), undefined, east))).message).toBe('east:sys/auth/corp: lockstep never disables auth methods');
+    expect((await caught(() => applyAuthMountChange(mountChange(scope, 'transition'), undefined, east))).message).toBe('east:sys/auth/corp: auth mounts have no transitions');
+    expect((await caught(() => applyAuthMountChange(mountChange(scope, 'create'), undefined, east))).message).toBe('east:sys/auth/corp: no desired object to write');
     expect(recorder.requests).toEqual([]);
   });
 });
