@@ -1,5 +1,5 @@
-import { afterAll, beforeAll } from 'vitest';
 import { runCli, type CliResult } from './cli.js';
+import { useForFile } from './file-scoped.js';
 import { startTestServer, type TestCluster } from './server.js';
 import { ldapSettingsFor, startSlapd, type Slapd } from './slapd.js';
 
@@ -16,28 +16,30 @@ export interface LdapE2e {
  * seconds) and stops them after; `env` is added to every CLI run (other kinds' secrets).
  */
 export function useLdapE2e(env: Record<string, string> = {}): LdapE2e {
-  let slapd: Slapd | undefined;
-  let cluster: TestCluster | undefined;
-  beforeAll(async () => {
-    slapd = await startSlapd();
-    cluster = await startTestServer();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.server.close();
-    await slapd?.stop();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the LDAP test directory and emulator start in beforeAll');
-    return value;
-  };
+  const started = useForFile(
+    async () => {
+      const slapd = await startSlapd();
+      try {
+        return { slapd, cluster: await startTestServer() };
+      } catch (err) {
+        await slapd.stop();
+        throw err;
+      }
+    },
+    async ({ slapd, cluster }) => {
+      await cluster.server.close();
+      await slapd.stop();
+    },
+    60_000,
+  );
   return {
     get slapd() {
-      return started(slapd);
+      return started().slapd;
     },
     get cluster() {
-      return started(cluster);
+      return started().cluster;
     },
-    cli: (args, c) => runCli(args, { env: { ...(c ?? started(cluster)).env, LDAP_BINDPASS: ldapSettingsFor(started(slapd)).bindpass, ...env } }),
+    cli: (args, c) => runCli(args, { env: { ...(c ?? started().cluster).env, LDAP_BINDPASS: ldapSettingsFor(started().slapd).bindpass, ...env } }),
   };
 }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll } from 'vitest';
 import { startAnswerProxy, type AnswerProxy } from './answer-proxy.js';
 import { runCli, type CliResult } from './cli.js';
+import { useForFile } from './file-scoped.js';
 import { startTestServer, type TestCluster } from './server.js';
 
 /** The emulator behind an answer proxy, shared by the tests of one file: lockstep talks to the proxy. */
@@ -13,27 +13,28 @@ export interface ProxiedServer {
 
 /** Starts both before the file's tests and closes them after; `env` is added to every CLI run (the manifests' secrets). */
 export function useProxiedServer(env: Record<string, string>): ProxiedServer {
-  let cluster: TestCluster | undefined;
-  let proxy: AnswerProxy | undefined;
-  beforeAll(async () => {
-    cluster = await startTestServer();
-    proxy = await startAnswerProxy(cluster.baseUrl);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await cluster?.server.close();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the emulator and its proxy start in beforeAll');
-    return value;
-  };
+  const started = useForFile(
+    async () => {
+      const cluster = await startTestServer();
+      try {
+        return { cluster, proxy: await startAnswerProxy(cluster.baseUrl) };
+      } catch (err) {
+        await cluster.server.close();
+        throw err;
+      }
+    },
+    async ({ cluster, proxy }) => {
+      await proxy.close();
+      await cluster.server.close();
+    },
+  );
   return {
     get cluster() {
-      return started(cluster);
+      return started().cluster;
     },
     get proxy() {
-      return started(proxy);
+      return started().proxy;
     },
-    cli: (args) => runCli(args, { env: { SERVICE_ADDR: started(proxy).baseUrl, SERVICE_TOKEN: started(cluster).token, ...env } }),
+    cli: (args) => runCli(args, { env: { SERVICE_ADDR: started().proxy.baseUrl, SERVICE_TOKEN: started().cluster.token, ...env } }),
   };
 }

@@ -1,32 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { DesiredState, LiveState } from '../../../src/core/resource.js';
 import type { JsonObject } from '../../../src/core/json.js';
 import { desiredAuthMount } from '../../../src/kinds/auth-mount/desired.js';
 import { authMountsOfType, forEachDesiredAuthMount, readAuthMount, readAuthTable } from '../../../src/kinds/auth-mount/read.js';
 import type { AuthMountScope } from '../../../src/kinds/auth-mount/scope.js';
-import { startRequestRecorder, type RequestRecorder } from '../../support/request-recorder.js';
-import { startTestServer, type TestCluster } from '../../support/server.js';
-import { client, closeClients, TOKEN } from '../../client/support.js';
+import { client } from '../../client/support.js';
+import { useRecordedEmulator } from './emulator.js';
 
 // The emulator enables only `ldap` methods: they stand for "a method of another kind" here,
 // while the module is asked about `userpass`, so nothing in it can assume one method type.
-let cluster: TestCluster;
-let recorder: RequestRecorder;
-
-beforeAll(async () => {
-  cluster = await startTestServer(TOKEN);
-  expect((await cluster.raw('POST', 'sys/namespaces/team-a')).status).toBeLessThan(300);
-  for (const path of ['sys/auth/corp', 'sys/auth/b-side', 'team-a/sys/auth/corp']) {
-    expect((await cluster.raw('POST', path, { type: 'ldap' })).status).toBe(204);
-  }
-  recorder = await startRequestRecorder(cluster.baseUrl);
-});
-
-afterAll(async () => {
-  closeClients();
-  await recorder?.close();
-  await cluster?.server.close();
-});
+const emulator = useRecordedEmulator(['sys/auth/corp', 'sys/auth/b-side', 'team-a/sys/auth/corp']);
+const baseUrl = (): string => emulator().cluster.baseUrl;
 
 const empty = (): LiveState => ({ resources: [], observed: {}, notes: [] });
 const scope = (mount: string, namespace = ''): AuthMountScope => ({ cluster: 'east', namespace, mount });
@@ -34,7 +18,7 @@ const scope = (mount: string, namespace = ''): AuthMountScope => ({ cluster: 'ea
 describe('readAuthMount', () => {
   test('a mount of the asked type is enabled: its live object and what was observed', async () => {
     const live = empty();
-    expect(readAuthMount(scope('corp'), await readAuthTable(client(cluster.baseUrl), ''), 'ldap', live)).toBe('enabled');
+    expect(readAuthMount(scope('corp'), await readAuthTable(client(baseUrl()), ''), 'ldap', live)).toBe('enabled');
     expect(live.resources).toEqual([{ address: expect.anything(), resourceType: 'auth.mount', attrs: { type: 'ldap' } }]);
     expect(live.resources[0]!.address.toString()).toBe('east:sys/auth/corp');
     expect(live.observed).toEqual({ 'east:sys/auth/corp': { type: 'ldap' } });
@@ -42,13 +26,13 @@ describe('readAuthMount', () => {
 
   test('no entry is absent, observed as missing', async () => {
     const live = empty();
-    expect(readAuthMount(scope('userpass'), await readAuthTable(client(cluster.baseUrl), ''), 'userpass', live)).toBe('absent');
+    expect(readAuthMount(scope('userpass'), await readAuthTable(client(baseUrl()), ''), 'userpass', live)).toBe('absent');
     expect(live).toEqual({ resources: [], observed: { 'east:sys/auth/userpass': null }, notes: [] });
     expect(readAuthMount(scope('corp'), null, 'userpass', live)).toBe('absent');
   });
 
   test('a method of another type at the mount is refused, naming both types', async () => {
-    const table = await readAuthTable(client(cluster.baseUrl), 'team-a');
+    const table = await readAuthTable(client(baseUrl()), 'team-a');
     expect(() => readAuthMount(scope('corp', 'team-a'), table, 'userpass', empty())).toThrow(
       'east:team-a/sys/auth/corp: auth/corp is a "ldap" method, not userpass; choose another mount',
     );
@@ -62,6 +46,7 @@ describe('forEachDesiredAuthMount', () => {
       collections: [],
     };
     const seen: Array<[string, string[]]> = [];
+    const { recorder } = emulator();
     recorder.requests.length = 0;
     const east = client(recorder.baseUrl);
     await forEachDesiredAuthMount(desired, { get: () => east }, async (s, table, c) => {
@@ -80,7 +65,7 @@ describe('forEachDesiredAuthMount', () => {
 
 describe('authMountsOfType', () => {
   test("the namespace's mounts of one type, sorted, with the table they came from", async () => {
-    const east = client(cluster.baseUrl);
+    const east = client(baseUrl());
     const root = await authMountsOfType(east, 'east', '', 'ldap');
     expect(root.scopes).toEqual([scope('b-side'), scope('corp')]);
     expect((root.authTable['corp/'] as JsonObject)['type']).toBe('ldap');

@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Change } from '../../../src/core/plan.js';
 import { desiredAuthMount } from '../../../src/kinds/auth-mount/desired.js';
 import { applyAuthMountChange } from '../../../src/kinds/auth-mount/write.js';
 import type { AuthMountScope } from '../../../src/kinds/auth-mount/scope.js';
-import { startRequestRecorder, type RequestRecorder } from '../../support/request-recorder.js';
-import { startTestServer, type TestCluster } from '../../support/server.js';
-import { caught, client, closeClients, TOKEN } from '../../client/support.js';
+import { caught, client } from '../../client/support.js';
 import { change } from '../../core/builders.js';
+import { useRecordedEmulator } from './emulator.js';
 
-let cluster: TestCluster;
-let recorder: RequestRecorder;
-
-beforeAll(async () => {
-  cluster = await startTestServer(TOKEN);
-  expect((await cluster.raw('POST', 'sys/namespaces/team-a')).status).toBeLessThan(300);
-  recorder = await startRequestRecorder(cluster.baseUrl);
-});
-
-afterAll(async () => {
-  closeClients();
-  await recorder?.close();
-  await cluster?.server.close();
-});
+const emulator = useRecordedEmulator();
 
 function mountChange(scope: AuthMountScope, action: Change['action']): Change {
   const { address, resourceType, attrs } = desiredAuthMount(scope, 'ldap');
@@ -30,6 +16,7 @@ function mountChange(scope: AuthMountScope, action: Change['action']): Change {
 
 describe('applyAuthMountChange', () => {
   test("create enables the method at the change's own address with its type; enabling it again is the service's error", async () => {
+    const { cluster, recorder } = emulator();
     const scope = { cluster: 'east', namespace: 'team-a', mount: 'corp' };
     recorder.requests.length = 0;
     await applyAuthMountChange(mountChange(scope, 'create'), desiredAuthMount(scope, 'ldap'), client(recorder.baseUrl));
@@ -43,6 +30,7 @@ describe('applyAuthMountChange', () => {
   });
 
   test('never disables a method, and has no transitions: nothing is sent', async () => {
+    const { recorder } = emulator();
     const scope = { cluster: 'east', namespace: '', mount: 'corp' };
     recorder.requests.length = 0;
     const east = client(recorder.baseUrl);
