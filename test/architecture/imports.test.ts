@@ -73,17 +73,36 @@ describe('imports', () => {
     expect(upward).toEqual([]);
   });
 
-  it('#15.2: no kind imports another kind (cluster placement apart); shared shapes live in kinds/ itself', () => {
-    const kindOf = (f: string): string | undefined => {
-      const parts = rel(f).split(path.sep);
-      return parts[0] === 'kinds' && parts.length > 2 ? parts[1] : undefined;
-    };
+  // A kind is a folder of kinds/ that the registry loads; every other folder of kinds/ (cluster
+  // placement, auth mounts) is shared by the kinds, as the files of kinds/ itself are.
+  const registry = readFileSync(path.join(SRC, 'kinds', 'registry.ts'), 'utf8');
+  const KINDS = new Set([...registry.matchAll(/import\(\s*'\.\/([^/']+)\/index\.js'\s*\)/g)].map((m) => m[1]!));
+  const kindsFolderOf = (f: string): string | undefined => {
+    const parts = rel(f).split(path.sep);
+    return parts[0] === 'kinds' && parts.length > 2 ? parts[1] : undefined;
+  };
+
+  it('#15.2: no kind imports another kind; shared folders of kinds/ import no kind', () => {
+    expect([...KINDS].sort()).toEqual(['dr-replication', 'ldap-auth', 'managed-key', 'snapshot-policy']);
     const crossing = [...graph].flatMap(([f, targets]) =>
       targets
-        .filter((t) => kindOf(f) !== undefined && kindOf(t) !== undefined && kindOf(t) !== kindOf(f) && kindOf(t) !== 'cluster')
+        .filter((t) => {
+          const from = kindsFolderOf(f);
+          const to = kindsFolderOf(t);
+          return from !== undefined && to !== undefined && to !== from && KINDS.has(to);
+        })
         .map((t) => `${rel(f)} -> ${rel(t)}`),
     );
     expect(crossing).toEqual([]);
+  });
+
+  it('#15.4: auth mounts are shared: their module names no method type, and every auth kind uses it', () => {
+    const shared = files.filter((f) => kindsFolderOf(f) === 'auth-mount');
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.filter((f) => /ldap/i.test(readFileSync(f, 'utf8'))).map(rel)).toEqual([]);
+    // The mount's resource type is named there only: a kind takes it (and the mount) from there.
+    const ownMountType = files.filter((f) => KINDS.has(kindsFolderOf(f) ?? '') && readFileSync(f, 'utf8').includes("'auth.mount'"));
+    expect(ownMountType.map(rel)).toEqual([]);
   });
 
   it('no import cycle between files', () => {

@@ -6,11 +6,10 @@
 // the table gives medians. Per row: wall time, requests the server received, those it refused
 // (429), the most requests the CLI had in flight (from its stderr summary), and the floor
 // N·RTT/C: N requests, one latency each, C at a time, C being that peak.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GROUPS, TOKEN } from './workload.mjs';
+import { GROUPS, measureProcess, median, TOKEN } from './workload.mjs';
 import { manifests } from './manifests.mjs';
 
 const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
@@ -20,35 +19,12 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const RATE_LIMIT = 64;
 const VARIANTS = (process.env.BENCH_VARIANTS ?? 'default,c16,limit64').split(',');
 
-/** Runs the CLI in a process of its own; resolves with its report (fd 3) and its stderr. */
-function runCli(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [new URL('./measure-cli.mjs', import.meta.url).pathname, ...args], {
-      env: { ...process.env, ...env, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    });
-    let report = '';
-    let stderr = '';
-    child.stdio[3].on('data', (d) => (report += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve({ ...JSON.parse(report), stderr });
-      } catch {
-        reject(new Error(`lockstep ${args.join(' ')} failed: ${stderr}`));
-      }
-    });
-  });
-}
-
 /** `concurrency: default: auto settled at 112 (peak 128 in flight, ...)` → { limit, peak }. */
 function concurrencyOf(stderr) {
   const m = /concurrency: \S+: (?:auto settled|fixed) at (\d+) \(peak (\d+) in flight/.exec(stderr);
   return m ? { limit: Number(m[1]), peak: Number(m[2]) } : { limit: NaN, peak: NaN };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const dir = await mkdtemp(path.join(tmpdir(), 'lockstep-bench-distance-'));
 const rows = [];
 for (const latencyMs of LATENCIES) {
@@ -72,7 +48,7 @@ for (const latencyMs of LATENCIES) {
         ['plan', ['plan', file, '--detailed-exitcode']],
       ]) {
         const before = server.stats();
-        const run = await runCli([...args, ...flags], env);
+        const run = await measureProcess('./measure-cli.mjs', [...args, ...flags], env);
         if (run.code !== 0) throw new Error(`${command} (${name}, ${latencyMs} ms) exited ${run.code}: ${run.stderr}`);
         const after = server.stats();
         results[name][command].push({

@@ -5,45 +5,15 @@
 // Each size runs BENCH_REPEATS times (default 9 up to 2,000 users, where a run takes seconds and
 // the machine's drift weighs most, else 5), the CLI and its floors interleaved so that they
 // meet the same machine; the table gives medians.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, objectPaths, TOKEN } from './workload.mjs';
+import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, measureProcess, median, objectPaths, TOKEN } from './workload.mjs';
 import { manifests } from './manifests.mjs';
 
 const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const repeatsFor = (users) => Number(process.env.BENCH_REPEATS ?? (users <= 2000 ? 9 : 5));
-
-/**
- * Runs a script of this folder as its own process; resolves with the JSON it reports on fd 3,
- * plus `serverCpuMs`: the CPU time this process (the server's) spent meanwhile.
- */
-function measureProcess(script, args, env) {
-  return new Promise((resolve, reject) => {
-    const cpu0 = process.cpuUsage();
-    const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], {
-      env: { ...process.env, ...env, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    });
-    let report = '';
-    let stderr = '';
-    child.stdio[3].on('data', (d) => (report += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      const cpu = process.cpuUsage(cpu0);
-      try {
-        resolve({ ...JSON.parse(report), serverCpuMs: (cpu.user + cpu.system) / 1000 });
-      } catch {
-        reject(new Error(`${script} failed: ${stderr}`));
-      }
-    });
-  });
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // The fixed part of every command: loading the CLI's modules (`--version` does nothing else).
 // Median of five, so the reader can tell start-up from per-object cost.

@@ -1,10 +1,43 @@
-// What the bench sends, shared by the runner and the floor that runs in its own process: the
-// object paths, the bodies that write them as the manifests declare them, and the floor itself.
+// What the bench sends and how it measures, shared by the runners and the floor that runs in its
+// own process: the object paths, the bodies that write them as the manifests declare them, the
+// floor itself, and the runner of a measured process.
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 
 export const CONCURRENCY = 16;
 export const GROUPS = 1000;
 export const TOKEN = 'bench-root-token';
+
+/**
+ * Runs a script of this folder (the CLI's `measure-cli.mjs`, a floor) as its own process;
+ * resolves with the JSON it reports on fd 3, its stderr, and `serverCpuMs`: the CPU time this
+ * process (the server's) spent meanwhile.
+ */
+export function measureProcess(script, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const cpu0 = process.cpuUsage();
+    const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], {
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
+    let report = '';
+    let stderr = '';
+    child.stdio[3].on('data', (d) => (report += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      const cpu = process.cpuUsage(cpu0);
+      try {
+        resolve({ ...JSON.parse(report), stderr, serverCpuMs: (cpu.user + cpu.system) / 1000 });
+      } catch {
+        reject(new Error(`${script} ${args.join(' ')} failed: ${stderr}`));
+      }
+    });
+  });
+}
+
+/** The middle value (the upper one of an even count). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The floor: `count` plain keep-alive requests at CONCURRENCY, no parsing beyond draining. */
 export async function floor(baseUrl, method, paths, body) {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nodeVault from 'node-vault';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { expectNoChanges } from '../support/e2e.js';
+import { boundLdapAuth, useLdapE2e } from '../support/ldap-e2e.js';
 import { startTestServer, type TestCluster } from '../support/server.js';
-import { ldapSettingsFor, startSlapd, USERS, type Slapd } from '../support/slapd.js';
+import { ldapSettingsFor, USERS } from '../support/slapd.js';
 
 /**
  * #14.4: node-vault, a real client nobody here wrote (a devDependency), against `lockstep serve`
@@ -18,8 +18,8 @@ import { ldapSettingsFor, startSlapd, USERS, type Slapd } from '../support/slapd
  */
 const AWS_SECRET = 'canary-node-vault-aws-secret-5d21';
 
-let slapd: Slapd;
-let cluster: TestCluster;
+const ldap = useLdapE2e({ AWS_SECRET });
+const { cli } = ldap;
 let dir: string;
 
 function client(c: TestCluster, token: string | undefined = c.token): nodeVault.client {
@@ -27,15 +27,7 @@ function client(c: TestCluster, token: string | undefined = c.token): nodeVault.
 }
 
 function manifest(): string {
-  const s = ldapSettingsFor(slapd);
-  return `apiVersion: lockstep/v1
-kind: LdapAuth
-config:
-  url: ${s.url}
-  binddn: ${s.binddn}
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ${s.userdn}
-  groupdn: ${s.groupdn}
+  return `${boundLdapAuth(ldap.slapd)}  groupdn: ${ldapSettingsFor(ldap.slapd).groupdn}
   userattr: uid
   token_ttl: 1h
   token_max_ttl: 4h
@@ -69,19 +61,11 @@ config:
 `;
 }
 
-function cli(args: string[], c: TestCluster = cluster) {
-  return runCli(args, { env: { ...c.env, LDAP_BINDPASS: ldapSettingsFor(slapd).bindpass, AWS_SECRET } });
-}
-
 beforeAll(async () => {
-  slapd = await startSlapd();
-  cluster = await startTestServer();
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-node-vault-'));
   await writeFile(path.join(dir, 'all.yaml'), manifest());
-}, 60_000);
+});
 afterAll(async () => {
-  await cluster?.server.close();
-  await slapd?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 afterEach(() => {
@@ -90,8 +74,8 @@ afterEach(() => {
 
 describe('#14.4 node-vault against serve', () => {
   it('what node-vault writes as an operator would, a natural manifest plans as no changes', async () => {
-    const vault = client(cluster);
-    const s = ldapSettingsFor(slapd);
+    const vault = client(ldap.cluster);
+    const s = ldapSettingsFor(ldap.slapd);
     await vault.write('sys/auth/ldap', { type: 'ldap' });
     await vault.write('auth/ldap/config', {
       url: s.url,
@@ -208,9 +192,9 @@ describe('#14.4 node-vault against serve', () => {
 
   it('token endpoints: create, lookup, lookup-accessor, revoke-self', async () => {
     // tokenCreate is a token source in node-vault: the creating client then uses the new token.
-    const created = await client(cluster).tokenCreate({ policies: ['default'], ttl: '30m' });
-    const root = client(cluster);
-    const child = client(cluster, created.auth.client_token);
+    const created = await client(ldap.cluster).tokenCreate({ policies: ['default'], ttl: '30m' });
+    const root = client(ldap.cluster);
+    const child = client(ldap.cluster, created.auth.client_token);
     expect((await root.tokenLookup({ token: created.auth.client_token })).data).toMatchObject({ policies: ['default'], creation_ttl: 1800 });
     expect((await root.tokenLookupAccessor({ accessor: created.auth.accessor })).data).toMatchObject({ policies: ['default'], id: '' });
     expect((await child.tokenLookupSelf()).data.policies).toEqual(['default']);

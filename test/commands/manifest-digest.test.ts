@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manifestDigest } from '../../src/commands/manifest-digest.js';
 import { prepare } from '../../src/validate/prepare.js';
-import { makeTree, removeTree } from '../load/temp-tree.js';
+import { useTempTrees } from '../support/temp-tree.js';
 
-const trees: string[] = [];
-afterEach(async () => {
-  await Promise.all(trees.splice(0).map(removeTree));
-});
+const tree = useTempTrees();
 
 const ENV = { SERVICE_ADDR: 'http://127.0.0.1:9/v1', SERVICE_TOKEN: 'token-not-in-digest', LDAP_BINDPASS: 'bindpass-not-in-digest' };
 const CONFIG = 'apiVersion: lockstep/v1\nkind: LdapAuth\nconfig: { url: ldap://a, bindpass: "${env:LDAP_BINDPASS}" }\n';
 const USERS = 'apiVersion: lockstep/v1\nkind: LdapAuth\nusers: { alice: { policies: [dev] } }\n';
 
 async function digestOf(files: Record<string, string>, env: Record<string, string> = ENV): Promise<string> {
-  const root = await makeTree(files);
-  trees.push(root);
+  const root = await tree(files);
   const prepared = await prepare([root], { allowPlaintextSecrets: false, prune: false, requireClusters: true, env });
   expect(prepared.diags.format()).toEqual([]);
   return manifestDigest(prepared);

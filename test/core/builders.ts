@@ -1,6 +1,6 @@
 /**
  * Small builders shared by the unit tests of the reconciler's pure core (core, diff, order,
- * apply, planfile): every object starts empty and a test overrides only what it is about.
+ * apply, planfile, render): every object starts empty and a test overrides only what it is about.
  */
 import { Address } from '../../src/core/address.js';
 import type { JsonObject } from '../../src/core/json.js';

@@ -7,25 +7,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HUGE_NUMBER, startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HUGE_NUMBER } from '../support/answer-proxy.js';
 import { runCli, type CliResult } from '../support/cli.js';
-import { startTestServer, type TestCluster } from '../support/server.js';
+import { EXAMPLE_LDAP_AUTH } from '../support/ldap-e2e.js';
+import { useProxiedServer } from '../support/proxied-server.js';
 
 const BINDPASS = 'canary-bindpass-shape-5e1d';
 const AWS_SECRET = 'canary-aws-secret-shape-90ab';
 const SLOW = 120_000;
 
-const LDAP = `apiVersion: lockstep/v1
-kind: LdapAuth
-config:
-  url: ldap://ldap.example.com
-  binddn: cn=svc,dc=example,dc=com
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ou=people,dc=example,dc=com
-groups:
-  admins: { policies: [admin] }
-users:
+const LDAP = `${EXAMPLE_LDAP_AUTH}users:
   alice: { groups: [admins] }
 `;
 
@@ -53,13 +45,9 @@ config:
   local_max_space: 10MiB
 `;
 
-let cluster: TestCluster;
-let proxy: AnswerProxy;
+const served = useProxiedServer({ LDAP_BINDPASS: BINDPASS, AWS_SECRET_KEY: AWS_SECRET });
+const { cli } = served;
 let dir: string;
-
-function cli(args: string[]): Promise<CliResult> {
-  return runCli(args, { env: { SERVICE_ADDR: proxy.baseUrl, SERVICE_TOKEN: cluster.token, LDAP_BINDPASS: BINDPASS, AWS_SECRET_KEY: AWS_SECRET } });
-}
 
 async function manifest(text: string): Promise<string> {
   await writeFile(path.join(dir, 'm.yaml'), text);
@@ -87,19 +75,11 @@ const withNames = (...names: unknown[]) => (body: Data) => ({
   data: { keys: [...(((body['data'] as Data | undefined)?.['keys'] as unknown[] | undefined) ?? []), ...names] },
 });
 
-beforeAll(async () => {
-  cluster = await startTestServer();
-  proxy = await startAnswerProxy(cluster.baseUrl);
-});
-afterAll(async () => {
-  await proxy.close();
-  await cluster.server.close();
-});
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-shapes-'));
 });
 afterEach(async () => {
-  proxy.clear();
+  served.proxy.clear();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -109,7 +89,7 @@ describe('LdapAuth', () => {
     const setup = await runCli(['apply', await mkdtemp(path.join(tmpdir(), 'lockstep-shapes-setup-')).then(async (d) => {
       await writeFile(path.join(d, 'm.yaml'), LDAP);
       return d;
-    }), '--auto-approve'], { env: { ...cluster.env, LDAP_BINDPASS: BINDPASS } });
+    }), '--auto-approve'], { env: { ...served.cluster.env, LDAP_BINDPASS: BINDPASS } });
     expect(setup.code, setup.stderr).toBe(0);
   }, SLOW);
 
@@ -119,22 +99,22 @@ describe('LdapAuth', () => {
   }, SLOW);
 
   it('#13.9: a config url given as a list is refused, naming cluster, path and field', async () => {
-    proxy.rewrite('GET auth/ldap/config', withData((d) => (d['url'] = ['a'])));
+    served.proxy.rewrite('GET auth/ldap/config', withData((d) => (d['url'] = ['a'])));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: GET auth/ldap/config: field "url" is a list, expected a string');
   }, SLOW);
 
   it('#13.9: token_ttl as text, a non-finite number and a fraction are each refused', async () => {
-    proxy.rewrite('GET auth/ldap/config', withData((d) => (d['token_ttl'] = 'abc')));
+    served.proxy.rewrite('GET auth/ldap/config', withData((d) => (d['token_ttl'] = 'abc')));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'field "token_ttl" is a string, expected an integer');
-    proxy.rewrite('GET auth/ldap/config', withData((d) => (d['token_ttl'] = HUGE_NUMBER)));
+    served.proxy.rewrite('GET auth/ldap/config', withData((d) => (d['token_ttl'] = HUGE_NUMBER)));
     const huge = await cli(['plan', await manifest(LDAP)]);
     expectRefused(huge, 'auth/ldap/config');
-    proxy.rewrite('GET auth/ldap/config', withData((d) => (d['connection_timeout'] = 1.5)));
+    served.proxy.rewrite('GET auth/ldap/config', withData((d) => (d['connection_timeout'] = 1.5)));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'field "connection_timeout" is a fraction, expected an integer');
   }, SLOW);
 
   it('#13.9: every wrong field is named at once, and no value is shown (a secret placed there stays hidden)', async () => {
-    proxy.rewrite(
+    served.proxy.rewrite(
       'GET auth/ldap/config',
       withData((d) => {
         d['binddn'] = [BINDPASS];
@@ -149,26 +129,26 @@ describe('LdapAuth', () => {
   }, SLOW);
 
   it('#13.9: fields a newer release adds are accepted', async () => {
-    proxy.rewrite('GET auth/ldap/config', withData((d) => Object.assign(d, { rotation_schedule: '', use_token_groups: false, brand_new: { nested: [1] } })));
+    served.proxy.rewrite('GET auth/ldap/config', withData((d) => Object.assign(d, { rotation_schedule: '', use_token_groups: false, brand_new: { nested: [1] } })));
     const run = await cli(['plan', await manifest(LDAP), '--detailed-exitcode']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
   }, SLOW);
 
   it('#13.9: group, user and sys/auth answers are checked too', async () => {
-    proxy.rewrite('GET auth/ldap/groups/admins', withData((d) => (d['policies'] = { admin: true })));
+    served.proxy.rewrite('GET auth/ldap/groups/admins', withData((d) => (d['policies'] = { admin: true })));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: GET auth/ldap/groups/admins: field "policies" is an object, expected a list of strings');
-    proxy.clear();
-    proxy.rewrite('GET auth/ldap/users/alice', withData((d) => (d['groups'] = [1])));
+    served.proxy.clear();
+    served.proxy.rewrite('GET auth/ldap/users/alice', withData((d) => (d['groups'] = [1])));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: GET auth/ldap/users/alice: field "groups[0]" is a number, expected a string');
-    proxy.clear();
-    proxy.rewrite('GET sys/auth', withData((d) => (d['ldap/'] = 'ldap')));
+    served.proxy.clear();
+    served.proxy.rewrite('GET sys/auth', withData((d) => (d['ldap/'] = 'ldap')));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: GET sys/auth: field "ldap/" is a string, expected an object');
   }, SLOW);
 
   it('#13.1/#13.2: users and groups the server names unaddressably are shown and never touched by plan --prune or apply --prune', async () => {
     const bad = ['a/b', '..', '.', 'x\u0001y'];
-    proxy.rewrite('LIST auth/ldap/users', withNames(...bad));
-    proxy.rewrite('LIST auth/ldap/groups', withNames('ops/../admins'));
+    served.proxy.rewrite('LIST auth/ldap/users', withNames(...bad));
+    served.proxy.rewrite('LIST auth/ldap/groups', withNames('ops/../admins'));
     for (const format of ['text', 'json', 'markdown']) {
       const plan = await cli(['plan', await manifest(LDAP), '--prune', '--format', format]);
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
@@ -184,32 +164,32 @@ describe('LdapAuth', () => {
     expect(text.stdout).not.toContain('\u0001');
     expect(text.stdout).toContain('No changes.');
 
-    proxy.requests.length = 0;
+    served.proxy.requests.length = 0;
     const apply = await cli(['apply', await manifest(LDAP), '--prune', '--auto-approve']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    const touched = proxy.requests.filter((r) => /users\/(a\/b|\.\.?|x\u0001y)$|users$|groups\/ops/.test(r) && !r.startsWith('LIST '));
+    const touched = served.proxy.requests.filter((r) => /users\/(a\/b|\.\.?|x\u0001y)$|users$|groups\/ops/.test(r) && !r.startsWith('LIST '));
     expect(touched).toEqual([]);
-    expect(proxy.requests.filter((r) => !r.startsWith('GET ') && !r.startsWith('LIST '))).toEqual([]);
+    expect(served.proxy.requests.filter((r) => !r.startsWith('GET ') && !r.startsWith('LIST '))).toEqual([]);
   }, SLOW);
 
   it('#13.1/#13.2: export leaves names that cannot be addressed out of the manifests and says so', async () => {
-    proxy.rewrite('LIST auth/ldap/users', withNames('a/b'));
-    proxy.rewrite('LIST sys/managed-keys/provAkms', withNames('..'));
+    served.proxy.rewrite('LIST auth/ldap/users', withNames('a/b'));
+    served.proxy.rewrite('LIST sys/managed-keys/provAkms', withNames('..'));
     const run = await cli(['export']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('warning: default:auth/ldap/users: the server holds a user named "a/b" that cannot be addressed');
     expect(run.stderr).toContain('warning: default:sys/managed-keys/provAkms: the server holds a managed key named ".."');
     expect(run.stdout).toContain('alice');
     expect(run.stdout).not.toContain('a/b');
-    expect(proxy.requests.filter((r) => r.includes('users/a') && !r.endsWith('alice'))).toEqual([]);
+    expect(served.proxy.requests.filter((r) => r.includes('users/a') && !r.endsWith('alice'))).toEqual([]);
   }, SLOW);
 
   it('#13.9: a LIST answer with keys that are not strings is an error naming cluster and path', async () => {
-    proxy.rewrite('LIST auth/ldap/users', withNames(7));
+    served.proxy.rewrite('LIST auth/ldap/users', withNames(7));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: LIST auth/ldap/users: field "keys[1]" is a number, expected a string');
-    proxy.rewrite('LIST auth/ldap/users', () => ({ data: { keys: 'alice' } }));
+    served.proxy.rewrite('LIST auth/ldap/users', () => ({ data: { keys: 'alice' } }));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: LIST auth/ldap/users: field "keys" is a string, expected a list of strings');
-    proxy.rewrite('LIST auth/ldap/users', () => ({ data: {} }));
+    served.proxy.rewrite('LIST auth/ldap/users', () => ({ data: {} }));
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: LIST auth/ldap/users: field "keys" is missing');
   }, SLOW);
 });
@@ -235,32 +215,32 @@ describe('ManagedKey', () => {
   };
 
   it('#13.9: a key read back as the real service documents it (mechanism and slot as numbers) is accepted', async () => {
-    proxy.rewrite('LIST sys/managed-keys/pkcs11', withNames('hsm-key1'));
-    proxy.rewrite('GET sys/managed-keys/pkcs11/hsm-key1', () => ({ data: pkcs11Sample }));
+    served.proxy.rewrite('LIST sys/managed-keys/pkcs11', withNames('hsm-key1'));
+    served.proxy.rewrite('GET sys/managed-keys/pkcs11/hsm-key1', () => ({ data: pkcs11Sample }));
     const run = await cli(['plan', await manifest(AWS_KEY)]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('sys/managed-keys/pkcs11/hsm-key1');
   }, SLOW);
 
   it('#13.9: a key field of the wrong shape is refused, naming cluster, path and field', async () => {
-    proxy.rewrite('LIST sys/managed-keys/pkcs11', withNames('hsm-key1'));
-    proxy.rewrite('GET sys/managed-keys/pkcs11/hsm-key1', () => ({ data: { ...pkcs11Sample, mechanism: 'CKM_ECDSA', key_bits: 2048.5 } }));
+    served.proxy.rewrite('LIST sys/managed-keys/pkcs11', withNames('hsm-key1'));
+    served.proxy.rewrite('GET sys/managed-keys/pkcs11/hsm-key1', () => ({ data: { ...pkcs11Sample, mechanism: 'CKM_ECDSA', key_bits: 2048.5 } }));
     const run = await cli(['plan', await manifest(AWS_KEY)]);
     expectRefused(run, 'default: GET sys/managed-keys/pkcs11/hsm-key1: field "mechanism" is a string, expected an integer or 0x hexadecimal text');
     expect(run.stderr).toContain('field "key_bits" is a fraction, expected an integer');
   }, SLOW);
 
   it('#13.9: a mount table whose allowed_managed_keys are not names is refused', async () => {
-    proxy.rewrite('GET sys/mounts', withData((d) => (d['transit/'] = { type: 'transit', config: { allowed_managed_keys: [true] } })));
+    served.proxy.rewrite('GET sys/mounts', withData((d) => (d['transit/'] = { type: 'transit', config: { allowed_managed_keys: [true] } })));
     expectRefused(await cli(['plan', await manifest(AWS_KEY)]), 'default: GET sys/mounts: field "transit/.config.allowed_managed_keys[0]" is a boolean, expected a string');
   }, SLOW);
 
   it('#13.1/#13.2: a key named unaddressably is shown and never read, updated or deleted', async () => {
-    proxy.rewrite('LIST sys/managed-keys/provAkms', withNames('k/x', '..'));
+    served.proxy.rewrite('LIST sys/managed-keys/provAkms', withNames('k/x', '..'));
     const plan = await cli(['plan', await manifest(AWS_KEY), '--prune']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain('warning: default:sys/managed-keys/provAkms: the server holds a managed key named "k/x" that cannot be addressed');
-    expect(proxy.requests.filter((r) => r.includes('provAkms/k') || r.endsWith('provAkms/..'))).toEqual([]);
+    expect(served.proxy.requests.filter((r) => r.includes('provAkms/k') || r.endsWith('provAkms/..'))).toEqual([]);
   }, SLOW);
 });
 
@@ -268,20 +248,20 @@ describe('SnapshotPolicy', () => {
   const stored = { interval: 86400, retain: 3, path_prefix: '/tmp/x', file_prefix: 'vault-snapshot', storage_type: 'local', local_max_space: 1024 };
 
   it('#13.9: an interval that is not whole seconds is refused, naming cluster, path and field', async () => {
-    proxy.rewrite('LIST sys/storage/raft/snapshot-auto/config', withNames('daily'));
-    proxy.rewrite('GET sys/storage/raft/snapshot-auto/config/daily', () => ({ data: { ...stored, interval: 'abc' } }));
+    served.proxy.rewrite('LIST sys/storage/raft/snapshot-auto/config', withNames('daily'));
+    served.proxy.rewrite('GET sys/storage/raft/snapshot-auto/config/daily', () => ({ data: { ...stored, interval: 'abc' } }));
     const run = await cli(['plan', await manifest(SNAPSHOT)]);
     expectRefused(run, 'default: GET sys/storage/raft/snapshot-auto/config/daily: field "interval" is a string, expected an integer');
     // A number that is not finite is refused by the client itself, before any shape is checked.
-    proxy.rewrite('GET sys/storage/raft/snapshot-auto/config/daily', () => ({ data: { ...stored, interval: 'abc', local_max_space: HUGE_NUMBER } }));
+    served.proxy.rewrite('GET sys/storage/raft/snapshot-auto/config/daily', () => ({ data: { ...stored, interval: 'abc', local_max_space: HUGE_NUMBER } }));
     expectRefused(await cli(['plan', await manifest(SNAPSHOT)]), 'sys/storage/raft/snapshot-auto/config/daily: 200 OK: unexpected response: "data.local_max_space" is not a finite number');
   }, SLOW);
 
   it('#13.1/#13.2: a policy named unaddressably is shown and never deleted by apply --prune', async () => {
-    proxy.rewrite('LIST sys/storage/raft/snapshot-auto/config', withNames('..', 'a/b'));
+    served.proxy.rewrite('LIST sys/storage/raft/snapshot-auto/config', withNames('..', 'a/b'));
     const apply = await cli(['apply', await manifest(SNAPSHOT), '--prune', '--auto-approve']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('the server holds a snapshot policy named ".." that cannot be addressed');
-    expect(proxy.requests.filter((r) => /config\/(\.\.|a\/b|a)$/.test(r))).toEqual([]);
+    expect(served.proxy.requests.filter((r) => /config\/(\.\.|a\/b|a)$/.test(r))).toEqual([]);
   }, SLOW);
 });

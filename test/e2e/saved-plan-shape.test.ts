@@ -7,38 +7,19 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
-import { runCli, type CliResult } from '../support/cli.js';
-import { startTestServer, type TestCluster } from '../support/server.js';
+import { EXAMPLE_LDAP_AUTH as LDAP } from '../support/ldap-e2e.js';
+import { useProxiedServer } from '../support/proxied-server.js';
 
 const BINDPASS = 'canary-bindpass-planfile-77c2';
-const LDAP = `apiVersion: lockstep/v1
-kind: LdapAuth
-config:
-  url: ldap://ldap.example.com
-  binddn: cn=svc,dc=example,dc=com
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ou=people,dc=example,dc=com
-groups:
-  admins: { policies: [admin] }
-`;
 
-let cluster: TestCluster;
-let proxy: AnswerProxy;
+const served = useProxiedServer({ LDAP_BINDPASS: BINDPASS });
+const { cli } = served;
 let dir: string;
 
-function cli(args: string[]): Promise<CliResult> {
-  return runCli(args, { env: { SERVICE_ADDR: proxy.baseUrl, SERVICE_TOKEN: cluster.token, LDAP_BINDPASS: BINDPASS } });
-}
-
 beforeAll(async () => {
-  cluster = await startTestServer();
-  proxy = await startAnswerProxy(cluster.baseUrl);
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-planfile-e2e-'));
 });
 afterAll(async () => {
-  await proxy.close();
-  await cluster.server.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -53,7 +34,7 @@ it('#13.10: apply and show refuse a saved plan with null fields, naming file and
   delete saved.fingerprints;
   await writeFile(planFile, JSON.stringify(saved));
 
-  proxy.requests.length = 0;
+  served.proxy.requests.length = 0;
   for (const args of [['apply', planFile, '--auto-approve'], ['show', planFile]]) {
     const run = await cli(args);
     expect(run.code, run.stdout + run.stderr).toBe(1);
@@ -63,5 +44,5 @@ it('#13.10: apply and show refuse a saved plan with null fields, naming file and
     expect(run.stderr).not.toMatch(/Cannot read|TypeError|\n\s+at /);
     expect(run.stderr + run.stdout).not.toContain(BINDPASS);
   }
-  expect(proxy.requests).toEqual([]);
+  expect(served.proxy.requests).toEqual([]);
 }, 120_000);

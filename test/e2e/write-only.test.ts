@@ -1,11 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../support/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { expectNoChanges } from '../support/e2e.js';
-import { startTestServer, type TestCluster } from '../support/server.js';
-import { ldapSettingsFor, startSlapd, USERS, type Slapd } from '../support/slapd.js';
+import { boundLdapAuth, useLdapE2e } from '../support/ldap-e2e.js';
+import { ldapSettingsFor, USERS } from '../support/slapd.js';
 
 /**
  * #14.3, the write-only rule of the contract (section 5): a write-only field the manifest does
@@ -13,13 +12,9 @@ import { ldapSettingsFor, startSlapd, USERS, type Slapd } from '../support/slapd
  * document names it in managedElsewhere. Proved against the test directory: a bindpass left on
  * the server after a move to discoverdn with an anonymous bind makes logins fail.
  */
-let slapd: Slapd;
-let cluster: TestCluster;
+const ldap = useLdapE2e();
+const { cli } = ldap;
 let dir: string;
-
-function cli(args: string[]): Promise<CliResult> {
-  return runCli(args, { env: { ...cluster.env, LDAP_BINDPASS: ldapSettingsFor(slapd).bindpass } });
-}
 
 async function manifest(text: string): Promise<string> {
   await writeFile(path.join(dir, 'ldap.yaml'), text);
@@ -27,25 +22,17 @@ async function manifest(text: string): Promise<string> {
 }
 
 async function login(): Promise<number> {
-  return (await cluster.raw('POST', 'auth/ldap/login/alice', { password: USERS.alice.password })).status;
+  return (await ldap.cluster.raw('POST', 'auth/ldap/login/alice', { password: USERS.alice.password })).status;
 }
 
 function withBind(): string {
-  const s = ldapSettingsFor(slapd);
-  return `apiVersion: lockstep/v1
-kind: LdapAuth
-config:
-  url: ${s.url}
-  binddn: ${s.binddn}
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ${s.userdn}
-  userattr: uid
+  return `${boundLdapAuth(ldap.slapd)}  userattr: uid
 `;
 }
 
 /** The same directory, found with an anonymous bind: no binddn, no bindpass. */
 function anonymous(extra = ''): string {
-  const s = ldapSettingsFor(slapd);
+  const s = ldapSettingsFor(ldap.slapd);
   return `apiVersion: lockstep/v1
 kind: LdapAuth
 ${extra}config:
@@ -56,27 +43,19 @@ ${extra}config:
 `;
 }
 
-beforeAll(async () => {
-  slapd = await startSlapd();
-  cluster = await startTestServer();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.server.close();
-  await slapd?.stop();
-});
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-write-only-'));
-  await cluster.raw('DELETE', 'sys/auth/ldap');
+  await ldap.cluster.raw('DELETE', 'sys/auth/ldap');
   return () => rm(dir, { recursive: true, force: true });
 });
 
 describe('#14.3 write-only fields the manifest does not set', () => {
   it('the premise: a config write that leaves bindpass out keeps it, and logins then fail', async () => {
-    const s = ldapSettingsFor(slapd);
-    await cluster.raw('POST', 'sys/auth/ldap', { type: 'ldap' });
-    await cluster.raw('POST', 'auth/ldap/config', { url: s.url, binddn: s.binddn, bindpass: s.bindpass, userdn: s.userdn, userattr: 'uid' });
+    const s = ldapSettingsFor(ldap.slapd);
+    await ldap.cluster.raw('POST', 'sys/auth/ldap', { type: 'ldap' });
+    await ldap.cluster.raw('POST', 'auth/ldap/config', { url: s.url, binddn: s.binddn, bindpass: s.bindpass, userdn: s.userdn, userattr: 'uid' });
     expect(await login()).toBe(200);
-    await cluster.raw('POST', 'auth/ldap/config', { binddn: '', discoverdn: true });
+    await ldap.cluster.raw('POST', 'auth/ldap/config', { binddn: '', discoverdn: true });
     expect(await login()).toBe(400);
   });
 
@@ -109,7 +88,7 @@ describe('#14.3 write-only fields the manifest does not set', () => {
   it('a bindpass dropped with nothing else changed is cleared by apply --sync-secrets', async () => {
     await cli(['apply', await manifest(withBind()), '--auto-approve']);
     // The operator moved to an anonymous bind behind lockstep's back, leaving the old bindpass.
-    await cluster.raw('POST', 'auth/ldap/config', { binddn: '', discoverdn: true });
+    await ldap.cluster.raw('POST', 'auth/ldap/config', { binddn: '', discoverdn: true });
     expect(await login()).toBe(400);
     const m = await manifest(anonymous());
     await expectNoChanges(cli, m);
@@ -120,7 +99,7 @@ describe('#14.3 write-only fields the manifest does not set', () => {
   });
 
   it('managedElsewhere: a bindpass set by someone else stays through lockstep writes', async () => {
-    const s = ldapSettingsFor(slapd);
+    const s = ldapSettingsFor(ldap.slapd);
     const elsewhere = `apiVersion: lockstep/v1
 kind: LdapAuth
 managedElsewhere: [bindpass]
@@ -132,7 +111,7 @@ config:
   token_ttl: 1h
 `;
     expect((await cli(['apply', await manifest(elsewhere), '--auto-approve'])).code).toBe(0);
-    await cluster.raw('POST', 'auth/ldap/config', { bindpass: s.bindpass });
+    await ldap.cluster.raw('POST', 'auth/ldap/config', { bindpass: s.bindpass });
     expect(await login()).toBe(200);
     const changed = await manifest(elsewhere.replace('token_ttl: 1h', 'token_ttl: 2h'));
     const plan = await cli(['plan', changed]);
@@ -164,17 +143,17 @@ config:
   kms_key: alias/signing
 `;
     const body = { key_type: 'ECDSA', curve: 'P256', kms_key: 'alias/signing', access_key: 'AKIAEXAMPLE', secret_key: 'operator-secret-e2e-1' };
-    expect((await cluster.raw('POST', 'sys/managed-keys/provAkms/aws-signing', body)).status).toBeLessThan(300);
+    expect((await ldap.cluster.raw('POST', 'sys/managed-keys/provAkms/aws-signing', body)).status).toBeLessThan(300);
     const m = await manifest(key);
     const plan = await cli(['plan', m]);
     expect(plan.stdout).toContain('  ~ default:sys/managed-keys/provAkms/aws-signing');
     expect(plan.stdout).toContain('      secret_key: (cleared, write-only)');
     expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
-    const read = (await cluster.raw('GET', 'sys/managed-keys/provAkms/aws-signing')).body as { data: Record<string, unknown> };
+    const read = (await ldap.cluster.raw('GET', 'sys/managed-keys/provAkms/aws-signing')).body as { data: Record<string, unknown> };
     expect(read.data).not.toHaveProperty('secret_key');
     await expectNoChanges(cli, m);
 
-    await cluster.raw('DELETE', 'sys/managed-keys/provAkms/aws-signing');
+    await ldap.cluster.raw('DELETE', 'sys/managed-keys/provAkms/aws-signing');
   });
 
   it('a snapshot policy: a saved plan is stale when a credential appears on the server, no compared field moving', async () => {
@@ -193,7 +172,7 @@ config:
     const saved = path.join(dir, 'plan.json');
     expect((await cli(['plan', m, '--out', saved, '--sync-secrets'])).code).toBe(0);
     const key = JSON.stringify({ type: 'service_account', client_email: 'sa@p.iam.example.com', private_key: 'not-a-real-key-e2e' });
-    const set = await cluster.raw('POST', 'sys/storage/raft/snapshot-auto/config/gcs', {
+    const set = await ldap.cluster.raw('POST', 'sys/storage/raft/snapshot-auto/config/gcs', {
       interval: 3600, storage_type: 'provC-gcs', path_prefix: 'snaps/', provC_gcs_bucket: 'bucket', provC_service_account_key: key,
     });
     expect(set.status).toBeLessThan(300);
@@ -202,6 +181,6 @@ config:
     const stale = await cli(['apply', saved, '--auto-approve']);
     expect(stale.code, stale.stdout + stale.stderr).toBe(1);
     expect(stale.stderr).toContain('sys/storage/raft/snapshot-auto/config/gcs');
-    await cluster.raw('DELETE', 'sys/storage/raft/snapshot-auto/config/gcs');
+    await ldap.cluster.raw('DELETE', 'sys/storage/raft/snapshot-auto/config/gcs');
   });
 });

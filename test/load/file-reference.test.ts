@@ -1,23 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { MAX_REFERENCED_FILE_BYTES } from '../../src/load/file-reference.js';
 import { loadPaths } from '../../src/load/loader.js';
 import { resolveReferences } from '../../src/load/references.js';
-import { makeTree, removeTree } from './temp-tree.js';
+import { useTempTrees } from '../support/temp-tree.js';
 
 const CANARY = 'canary-outside-file-5e1d';
-const trees: string[] = [];
-async function tree(files: Record<string, string>): Promise<string> {
-  const root = await makeTree(files);
-  trees.push(root);
-  return root;
-}
-afterEach(async () => {
-  await Promise.all(trees.splice(0).map(removeTree));
-});
+const tree = useTempTrees();
 
 /** Loads `given` as a command would, resolves every document's references; the values and the diagnostics (root as <root>). */
 async function resolveAt(given: string, root: string, allowFilesOutsideRoot = false) {

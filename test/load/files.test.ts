@@ -1,21 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { listManifestFiles } from '../../src/load/files.js';
 import { loadPaths } from '../../src/load/loader.js';
-import { makeTree, removeTree } from './temp-tree.js';
+import { useTempTrees } from '../support/temp-tree.js';
 
-const trees: string[] = [];
-async function tree(files: Record<string, string>): Promise<string> {
-  const root = await makeTree(files);
-  trees.push(root);
-  return root;
-}
-afterEach(async () => {
-  await Promise.all(trees.splice(0).map(removeTree));
-});
+const tree = useTempTrees();
 
 const lines = (diags: Diagnostics, root: string): string[] => diags.format().map((l) => l.split(root).join('<root>'));
 

@@ -18,7 +18,7 @@ import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { parseFast } from '../../src/load/fast-parse.js';
 import { MAX_REFERENCED_FILE_BYTES } from '../../src/load/file-reference.js';
 import { prepare } from '../../src/validate/prepare.js';
-import { makeTree, removeTree } from './temp-tree.js';
+import { makeTree, removeTree } from '../support/temp-tree.js';
 
 const RUNS = Number(process.env['LOCKSTEP_FUZZ_RUNS'] ?? 300);
 const SEED = Number(process.env['LOCKSTEP_FUZZ_SEED'] ?? 20261125);

@@ -1,19 +1,11 @@
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { loadPaths } from '../../src/load/loader.js';
 import { parseManifest } from '../../src/load/parse.js';
-import { makeTree, removeTree } from './temp-tree.js';
+import { useTempTrees } from '../support/temp-tree.js';
 
-const trees: string[] = [];
-async function tree(files: Record<string, string>): Promise<string> {
-  const root = await makeTree(files);
-  trees.push(root);
-  return root;
-}
-afterEach(async () => {
-  await Promise.all(trees.splice(0).map(removeTree));
-});
+const tree = useTempTrees();
 
 describe('parseManifest', () => {
   const text = [

@@ -5,7 +5,7 @@ import { isSecret, Secret } from '../../src/core/secret.js';
 import type { LoadedDocument } from '../../src/load/document.js';
 import { parseManifest } from '../../src/load/parse.js';
 import { classifyString, resolveReferences } from '../../src/load/references.js';
-import { makeTree, removeTree } from './temp-tree.js';
+import { makeTree, removeTree } from '../support/temp-tree.js';
 
 const SECRET = 'hunter2-very-secret';
 let root: string;

@@ -6,7 +6,7 @@ import { renderApplyProgress, renderApplyReport } from '../../src/render/apply-r
 import { renderPlanJson } from '../../src/render/json.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { renderPlanText } from '../../src/render/text.js';
-import { change } from './fixtures.js';
+import { change } from '../core/builders.js';
 
 const CANARY = 'CANARY-7f3a9c1e-do-not-print';
 

@@ -5,7 +5,7 @@ import { fieldLines } from '../../src/render/fields.js';
 import { renderPlanJson } from '../../src/render/json.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { renderPlanText } from '../../src/render/text.js';
-import { change } from './fixtures.js';
+import { change } from '../core/builders.js';
 
 /** #14.3: a write-only field the manifest does not set is shown as cleared, in every format. */
 const update = change({

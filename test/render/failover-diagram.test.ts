@@ -9,7 +9,7 @@ import { failoverDiagrams } from '../../src/render/failover-diagram.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { DISABLED, DOWN, planFor, primaryStatus, secondaryStatus, SHARE_TEXTS, type DocSpec } from '../kinds/dr-replication/fixtures.js';
 import type { JsonObject } from '../../src/core/json.js';
-import { change } from './fixtures.js';
+import { change } from '../core/builders.js';
 import { expectGolden } from './golden.js';
 
 const E = 'https://east:8201';

@@ -1,26 +1,8 @@
 import { Address } from '../../src/core/address.js';
-import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../../src/core/plan.js';
+import { PLAN_FORMAT_VERSION, type Plan } from '../../src/core/plan.js';
+import { change, east } from '../core/builders.js';
 
-const east = (path: string): Address => new Address('east', path);
 const west = (path: string): Address => new Address('west', path);
-
-/** A change with every optional part empty; tests override what they need. */
-export function change(partial: Partial<Change> & Pick<Change, 'address' | 'action'>): Change {
-  return {
-    resourceType: 'test.object',
-    reason: 'declared',
-    before: null,
-    after: null,
-    changedFields: [],
-    writeOnlyFields: [],
-    sensitiveFields: [],
-    destructive: false,
-    dependsOn: [],
-    guards: [],
-    notes: [],
-    ...partial,
-  };
-}
 
 const OLD_PEM = [
   '-----BEGIN CERTIFICATE-----',

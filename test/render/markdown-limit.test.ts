@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Address } from '../../src/core/address.js';
 import { PLAN_FORMAT_VERSION, type Plan } from '../../src/core/plan.js';
 import { DEFAULT_COMMENT_LIMIT, MIN_COMMENT_LIMIT, renderPlanMarkdown } from '../../src/render/markdown.js';
-import { change, fullPlan } from './fixtures.js';
+import { change } from '../core/builders.js';
+import { fullPlan } from './fixtures.js';
 
 const user = (i: number): Address => new Address('east', `auth/ldap/users/u${String(i).padStart(5, '0')}`);
 

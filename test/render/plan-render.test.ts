@@ -4,7 +4,8 @@ import { PLAN_FORMAT_VERSION, type Plan } from '../../src/core/plan.js';
 import { renderPlanJson } from '../../src/render/json.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { renderPlanText } from '../../src/render/text.js';
-import { change, emptyPlan, fullPlan } from './fixtures.js';
+import { change } from '../core/builders.js';
+import { emptyPlan, fullPlan } from './fixtures.js';
 import { expectGolden } from './golden.js';
 
 const ESC = '\u001b[';

@@ -1,13 +1,10 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { KIND_NAMES, loadKinds } from '../../src/kinds/registry.js';
 import { prepare, type PrepareOptions } from '../../src/validate/prepare.js';
-import { makeTree, removeTree } from '../load/temp-tree.js';
+import { useTempTrees } from '../support/temp-tree.js';
 
-const trees: string[] = [];
-afterEach(async () => {
-  await Promise.all(trees.splice(0).map(removeTree));
-});
+const tree = useTempTrees();
 
 const SECRET = 'do-not-print-me-42';
 const LDAP = 'apiVersion: lockstep/v1\nkind: LdapAuth\n';
@@ -15,8 +12,7 @@ const cluster = (name: string, extra = '') =>
   `apiVersion: lockstep/v1\nkind: Cluster\nname: ${name}\naddress: http://127.0.0.1:9/v1\ntoken: \${env:TOKEN}\n${extra}---\n`;
 
 async function run(files: Record<string, string>, opts: Partial<PrepareOptions> = {}) {
-  const root = await makeTree(files);
-  trees.push(root);
+  const root = await tree(files);
   const prepared = await prepare([root], {
     allowPlaintextSecrets: false,
     prune: false,

@@ -1,8 +1,9 @@
 import { Address } from '../../core/address.js';
+import { AUTH_MOUNT_TYPE, authMethodAddress, authMountAddress } from '../auth-mount/scope.js';
 
 /** Resource types of this kind (the names Change.resourceType and DesiredResource use). */
 export const LDAP_RESOURCE_TYPES = {
-  mount: 'auth.mount',
+  mount: AUTH_MOUNT_TYPE,
   config: 'ldap.config',
   group: 'ldap.group',
   user: 'ldap.user',
@@ -23,12 +24,12 @@ export interface LdapMountAddresses {
 }
 
 export function ldapMountAddresses(cluster: string, namespace: string, mount: string): LdapMountAddresses {
-  const ns = namespace.split('/').filter((s) => s !== '');
-  const base = new Address(cluster, [...ns, 'auth', ...mount.split('/')]);
+  const scope = { cluster, namespace, mount };
+  const base = authMethodAddress(scope);
   const groups = base.child('groups');
   const users = base.child('users');
   return {
-    mount: new Address(cluster, [...ns, 'sys', 'auth', ...mount.split('/')]),
+    mount: authMountAddress(scope),
     config: base.child('config'),
     groups,
     users,

@@ -1,15 +1,15 @@
 import type { ClusterTarget } from '../../core/cluster.js';
 import { jsonEqual, type JsonObject } from '../../core/json.js';
-import { apiPathProblem } from '../../core/path-segment.js';
 import type { PlanNote } from '../../core/plan.js';
 import type { LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
-import { MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
+import { authMountsOfType } from '../auth-mount/read.js';
+import type { AuthMountScope } from '../auth-mount/scope.js';
 import { LDAP_WRITE_ONLY_FIELDS, ldapConfigDefaults } from './normalise.js';
 import { userfilterLacksUserattr } from './rules-consistency.js';
 import { templateFindings } from './template.js';
 import { readScope } from './read.js';
-import type { LdapScope } from './scope.js';
+import { LDAP_METHOD_TYPE } from './types.js';
 import { EnvReference } from '../../load/manifest-writer.js';
 
 /**
@@ -19,20 +19,12 @@ import { EnvReference } from '../../load/manifest-writer.js';
  * returns it; the write-only fields it cannot see are named in `managedElsewhere`.
  */
 export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[] = []): Promise<Record<string, unknown>[]> {
-  const ns = cluster.defaultNamespace ? `${cluster.defaultNamespace}/` : '';
-  const table = (await readShaped(client, `${ns}sys/auth`, MOUNT_TABLE_SHAPE)) ?? {};
-  // A mount path the service could not be addressed at again (core/path-segment) is not exported.
-  const mounts = Object.entries(table)
-    .filter(([k, v]) => k.endsWith('/') && (v as JsonObject | null)?.['type'] === 'ldap')
-    .map(([k]) => k.slice(0, -1))
-    .filter((mount) => apiPathProblem(mount) === undefined)
-    .sort();
-  const namespace = cluster.defaultNamespace ?? '';
-  return Promise.all(mounts.map((mount) => exportMount(client, cluster, { cluster: cluster.name, namespace, mount }, table, notes)));
+  const { authTable, scopes } = await authMountsOfType(client, cluster.name, cluster.defaultNamespace ?? '', LDAP_METHOD_TYPE);
+  return Promise.all(scopes.map((scope) => exportMount(client, cluster, scope, authTable, notes)));
 }
 
 /** One method as a document, from the same read (and normalisation) that plan compares with. */
-async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope: LdapScope, authTable: JsonObject, notes: PlanNote[]): Promise<Record<string, unknown>> {
+async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope: AuthMountScope, authTable: JsonObject, notes: PlanNote[]): Promise<Record<string, unknown>> {
   const live: LiveState = { resources: [], observed: {}, notes: [] };
   await readScope(scope, authTable, client, live);
   notes.push(...live.notes);

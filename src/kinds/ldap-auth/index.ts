@@ -1,4 +1,5 @@
 import type { KindModule } from '../kind.js';
+import { LDAP_RESOURCE_TYPES } from './addresses.js';
 import { exportLdapAuth } from './export.js';
 import { desiredLdapAuth } from './normalise.js';
 import { readLdapAuth } from './read.js';
@@ -9,7 +10,7 @@ import { applyLdapChange } from './write.js';
 /** The LDAP auth method: its config, groups and users (and the mount it lives on). */
 export const ldapAuthKind: KindModule = {
   kind: 'LdapAuth',
-  resourceTypes: ['auth.mount', 'ldap.config', 'ldap.group', 'ldap.user'],
+  resourceTypes: Object.values(LDAP_RESOURCE_TYPES),
   schemaFile: 'ldap-auth.schema.json',
   secretPaths: ldapSecretPaths,
   validate: validateLdapAuth,

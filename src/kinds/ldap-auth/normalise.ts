@@ -3,11 +3,12 @@ import type { DesiredResource, DesiredState, ManagedCollection } from '../../cor
 import type { ResolvedDocument } from '../../load/document.js';
 import type { KindContext } from '../kind.js';
 import { writeOnlyValues } from '../write-only.js';
+import { desiredAuthMount } from '../auth-mount/desired.js';
 import { LDAP_RESOURCE_TYPES, ldapMountAddresses, type LdapMountAddresses } from './addresses.js';
 import { desiredConfigAttrs } from './config-form.js';
 import { groupByMount, type MountGroup } from './mounts.js';
 import { LDAP_SECRET_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
-import { asLdapDocuments, type LdapAuthDocument } from './types.js';
+import { asLdapDocuments, LDAP_METHOD_TYPE, type LdapAuthDocument } from './types.js';
 import { canonicalName, normaliseGroupList, normalisePolicies } from './values.js';
 
 export { normaliseLiveConfig, ldapConfigDefaults, normaliseConfigValue } from './config-form.js';
@@ -34,14 +35,7 @@ export function desiredLdapAuth(docs: ReadonlyArray<ResolvedDocument>, ctx: Kind
 function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   const addresses = ldapMountAddresses(group.cluster, group.namespace, group.mount);
   const first = group.docs[0]!;
-  const mount: DesiredResource = {
-    address: addresses.mount,
-    resourceType: LDAP_RESOURCE_TYPES.mount,
-    attrs: { type: 'ldap' },
-    writeOnly: {},
-    sensitiveFields: [],
-    dependsOn: [],
-  };
+  const mount = desiredAuthMount(group, LDAP_METHOD_TYPE);
   const config = group.configDoc ? desiredConfig(group.configDoc, addresses) : undefined;
   // Groups and users need the method enabled and, when managed, configured first.
   const parent = config ? config.address : mount.address;

@@ -4,10 +4,12 @@ import type { DesiredState, LiveResource, LiveState } from '../../core/resource.
 import { forEachBounded } from '../../client/each-bounded.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
-import { addressableNames, listNames, MOUNT_TABLE_SHAPE, readShaped } from '../live-read.js';
+import { addressableNames, listNames, readShaped } from '../live-read.js';
+import { forEachDesiredAuthMount, readAuthMount } from '../auth-mount/read.js';
+import { authMethodAddress, type AuthMountScope } from '../auth-mount/scope.js';
 import { LDAP_CONFIG_SHAPE, LDAP_GROUP_SHAPE, LDAP_USER_SHAPE } from './live-shapes.js';
 import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
-import { methodAddress, mountAddress, scopeOfMount, type LdapScope } from './scope.js';
+import { LDAP_METHOD_TYPE } from './types.js';
 
 /**
  * Reads every LDAP method the desired state names: the mount (sys/auth), the config, and the
@@ -15,18 +17,8 @@ import { methodAddress, mountAddress, scopeOfMount, type LdapScope } from './sco
  * concurrency bound). A missing mount means nothing below it exists yet.
  */
 export async function readLdapAuth(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
-  const scopes = desired.resources.filter((r) => r.resourceType === 'auth.mount').map((r) => scopeOfMount(r.address));
   const live: LiveState = { resources: [], observed: {}, notes: [] };
-  const authTables = new Map<string, Promise<JsonObject | null>>();
-  await Promise.all(
-    scopes.map(async (scope) => {
-      const client = clients.get(scope.cluster);
-      const tableKey = `${scope.cluster}\0${scope.namespace}`;
-      if (!authTables.has(tableKey)) authTables.set(tableKey, readShaped(client, join(scope.namespace, 'sys/auth'), MOUNT_TABLE_SHAPE));
-      const table = await authTables.get(tableKey)!;
-      await readScope(scope, table, client, live);
-    }),
-  );
+  await forEachDesiredAuthMount(desired, clients, (scope, table, client) => readScope(scope, table, client, live));
   return live;
 }
 
@@ -34,25 +26,17 @@ export async function readLdapAuth(desired: DesiredState, clients: ClientPool): 
  * Reads one LDAP method (its mount entry taken from the already-read `sys/auth` table) into
  * `live`: what plan compares and what export writes out.
  */
-export async function readScope(scope: LdapScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
-  const mountAddr = mountAddress(scope);
-  const entry = authTable?.[`${scope.mount}/`] as JsonObject | undefined;
-  if (!entry) {
-    record(live, mountAddr, null);
+export async function readScope(scope: AuthMountScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
+  if (readAuthMount(scope, authTable, LDAP_METHOD_TYPE, live) === 'absent') {
     // Enabling the mount gives a config holding the spec's defaults, so the config write that
     // follows is an update from those: the plan then shows only the fields that differ.
-    const config = methodAddress(scope).child('config');
+    const config = authMethodAddress(scope).child('config');
     live.resources.push({ address: config, resourceType: 'ldap.config', attrs: ldapConfigDefaults() });
     record(live, config, null);
     return;
   }
-  const type = String(entry['type'] ?? '');
-  if (type !== 'ldap') {
-    throw new Error(`${mountAddr}: auth/${scope.mount} is a "${type}" method, not ldap; choose another mount`);
-  }
-  push(live, { address: mountAddr, resourceType: 'auth.mount', attrs: { type } });
 
-  const base = methodAddress(scope);
+  const base = authMethodAddress(scope);
   const [configData, listedGroups, listedUsers] = await Promise.all([
     readShaped(client, base.child('config').path, LDAP_CONFIG_SHAPE),
     listNames(client, base.child('groups').path),
@@ -98,8 +82,4 @@ function push(live: LiveState, r: LiveResource): void {
 
 function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
   live.observed[address.toString()] = attrs;
-}
-
-function join(namespace: string, path: string): string {
-  return namespace ? `${namespace}/${path}` : path;
 }

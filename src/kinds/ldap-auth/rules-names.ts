@@ -1,6 +1,7 @@
 import { formatPos, type Diagnostics, type SourcePos } from '../../core/diagnostics.js';
 import { segmentProblem } from '../../core/path-segment.js';
-import { describeMount, type MountGroup } from './mounts.js';
+import { describeAuthMount } from '../auth-mount/mounts.js';
+import type { MountGroup } from './mounts.js';
 import { reportAtKey } from './report.js';
 import type { LdapAuthDocument } from './types.js';
 import { canonicalName } from './values.js';
@@ -34,7 +35,7 @@ function checkSection(group: MountGroup, section: Section, diags: Diagnostics): 
       if (!previous) {
         seen.set(key, { name, at: () => doc.source.keyPos(path) });
       } else if (previous.name === name) {
-        reportAtKey(diags, doc, path, `${noun} "${name}" is already defined at ${formatPos(previous.at())} (documents of ${describeMount(group)} merge; define each ${noun} once)`);
+        reportAtKey(diags, doc, path, `${noun} "${name}" is already defined at ${formatPos(previous.at())} (documents of ${describeAuthMount(group)} merge; define each ${noun} once)`);
       } else {
         reportCollision(doc, path, noun, name, previous, diags);
       }

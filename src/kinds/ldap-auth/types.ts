@@ -31,6 +31,8 @@ export type LdapAuthDocument = ResolvedDocument<LdapAuthData>;
 export const LDAP_AUTH_KIND = 'LdapAuth';
 export const LDAP_AUTH_SCHEMA_FILE = 'ldap-auth.schema.json';
 export const DEFAULT_MOUNT = 'ldap';
+/** The auth method type of its mounts (`sys/auth` entries of this type are LDAP methods). */
+export const LDAP_METHOD_TYPE = 'ldap';
 
 /** The documents as LdapAuth documents (the schema has vouched for their shape). */
 export function asLdapDocuments(docs: ReadonlyArray<ResolvedDocument>): LdapAuthDocument[] {

@@ -1,20 +1,21 @@
 import { assertNever, type Change } from '../../core/plan.js';
 import type { DesiredResource } from '../../core/resource.js';
 import type { ApplyContext } from '../kind.js';
-import { scopeOfMount } from './scope.js';
+import { applyAuthMountChange } from '../auth-mount/write.js';
+import { AUTH_MOUNT_TYPE } from '../auth-mount/scope.js';
 
 /** Carries out one LDAP change. Whole-object writes are idempotent, so the client may retry them. */
 export async function applyLdapChange(change: Change, desired: DesiredResource | undefined, { client }: ApplyContext): Promise<void> {
+  if (change.resourceType === AUTH_MOUNT_TYPE) return applyAuthMountChange(change, desired, client);
   const path = change.address.path;
   switch (change.action) {
     case 'create':
     case 'update': {
       if (!desired) throw new Error(`${change.address}: no desired object to write`);
-      await client.write(endpointFor(change, path), bodyFor(desired), { idempotent: change.resourceType !== 'auth.mount' });
+      await client.write(path, bodyFor(desired), { idempotent: true });
       return;
     }
     case 'delete':
-      if (change.resourceType === 'auth.mount') throw new Error(`${change.address}: lockstep never disables auth methods`);
       await client.delete(path);
       return;
     case 'transition':
@@ -24,21 +25,10 @@ export async function applyLdapChange(change: Change, desired: DesiredResource |
   }
 }
 
-function endpointFor(change: Change, path: string): string {
-  // sys/auth/<mount> is written as is; the mount's own path is not a config path.
-  if (change.resourceType === 'auth.mount') {
-    const scope = scopeOfMount(change.address);
-    return [scope.namespace, 'sys/auth', scope.mount].filter(Boolean).join('/');
-  }
-  return path;
-}
-
 /** The request body: normalised fields in the server's accepted forms, plus write-only fields. */
 function bodyFor(desired: DesiredResource): Record<string, unknown> {
   const a = desired.attrs;
   switch (desired.resourceType) {
-    case 'auth.mount':
-      return { type: a['type'] };
     case 'ldap.config': {
       // `policies` is the deprecated alias the server folds into token_policies; sending both is refused.
       const { policies: _alias, ...fields } = a;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Diagnostics } from '../../../src/core/diagnostics.js';
 import { clusterFromEnvironment, normaliseBaseUrl } from '../../../src/kinds/cluster/index.js';
-import { makeTree, removeTree } from '../../load/temp-tree.js';
+import { makeTree, removeTree } from '../../support/temp-tree.js';
 
 const CA = readFileSync(new URL('../ldap-auth/fixtures/ca.pem', import.meta.url), 'utf8');
 

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 
 /** Writes `files` (relative path → content) into a fresh temp folder; returns the folder. */
 export async function makeTree(files: Record<string, string>): Promise<string> {
@@ -14,4 +15,17 @@ export async function makeTree(files: Record<string, string>): Promise<string> {
 
 export async function removeTree(root: string): Promise<void> {
   await rm(root, { recursive: true, force: true });
+}
+
+/** Makes temp folders (as makeTree) for the tests of one file; each is removed after the test that made it. */
+export function useTempTrees(): (files: Record<string, string>) => Promise<string> {
+  const trees: string[] = [];
+  afterEach(async () => {
+    await Promise.all(trees.splice(0).map(removeTree));
+  });
+  return async (files) => {
+    const root = await makeTree(files);
+    trees.push(root);
+    return root;
+  };
 }
