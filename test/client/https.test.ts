@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/client/errors.js';
+import { startServer as startEmulator } from '../../src/server/index.js';
 import { envelope, json, startServer, type TestServer } from './server.js';
 import { caught, client, closeClients } from './support.js';
 
@@ -72,6 +73,23 @@ describe('https', () => {
       expect(err.message).toMatch(new RegExp(`^cannot reach east at ${server.baseUrl.replace(/[.]/g, '\\.')}: TLS failure: .*self.signed`));
       expect(err.message).toContain('caCert');
       expect((err as TransportError).attempts).toBe(1);
+    }
+  });
+
+  it('an https:// address on the emulator\'s plain-HTTP port fails at once as TLS, not after connect timeouts', async () => {
+    // The emulator's port answered a ClientHello with nothing (its LIST rewriter held the bytes
+    // waiting for a line end), so the client waited 2 × 10 s. A connect timeout of ten minutes
+    // here: the test would run into vitest's own limit rather than pass by waiting.
+    const emulator = await startEmulator({ port: 0, rootToken: 'tls-mismatch' });
+    try {
+      const plainBase = emulator.clusters[0]!.baseUrl;
+      const err = await caught(() => client(plainBase.replace('http://', 'https://'), { connectTimeoutMs: 600_000 }).read('sys/health'));
+      expect(err).toBeInstanceOf(TransportError);
+      expect(err.message).toMatch(/TLS failure: /);
+      expect((err as TransportError).attempts).toBe(1);
+    } finally {
+      closeClients();
+      await emulator.close();
     }
   });
 

@@ -68,4 +68,16 @@ describe('HeadRewriter', () => {
     const input = 'NOT HTTP AT ALL\r\nContent-Length: abc\r\n\r\nLIST / HTTP/1.1\r\n\r\n';
     expect(run(input)).toBe(input);
   });
+
+  it('hands on at once bytes that cannot begin a request (a TLS ClientHello), not waiting for a line end', () => {
+    const rewriter = new HeadRewriter();
+    const hello = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc]);
+    expect(Buffer.concat(rewriter.feed(hello))).toEqual(hello);
+    const afterBlankLines = new HeadRewriter();
+    expect(Buffer.concat(afterBlankLines.feed(Buffer.from('\r\n\x16\x03', 'latin1'))).toString('latin1')).toBe('\r\n\x16\x03');
+    // A method split across reads is still held for its line end.
+    const split = new HeadRewriter();
+    expect(split.feed(Buffer.from('LI'))).toEqual([]);
+    expect(Buffer.concat(split.feed(Buffer.from('ST /v1/a HTTP/1.1\r\n\r\n'))).toString()).toBe('GET /v1/a?list=true HTTP/1.1\r\n\r\n');
+  });
 });

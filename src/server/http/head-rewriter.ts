@@ -47,6 +47,15 @@ export class HeadRewriter {
   private takeHead(data: Buffer, out: Buffer[]): Buffer {
     const searchFrom = Math.max(0, this.pending.length - 3);
     const buffer = this.pending.length === 0 ? data : Buffer.concat([this.pending, data]);
+    if (!mayStartRequest(buffer)) {
+      // Not a request head (a TLS ClientHello sent to this plain-HTTP port, say): handed on at
+      // once, for the HTTP parser to answer 400 and close, rather than held while waiting for
+      // a line end that never comes (the client then waited for its own timeout).
+      this.pending = Buffer.alloc(0);
+      this.mode = 'passthrough';
+      out.push(buffer);
+      return Buffer.alloc(0);
+    }
     const end = headEnd(buffer, searchFrom);
     if (end === -1) {
       if (buffer.length > MAX_HEAD_BYTES) {
@@ -97,6 +106,21 @@ export class HeadRewriter {
     return data.subarray(lf + 1);
   }
 }
+
+/**
+ * Whether the bytes can begin a request: blank lines, then a method's token characters
+ * (RFC 9110 `tchar`). A first byte of anything else (0x16, TLS's handshake record) cannot.
+ */
+function mayStartRequest(buffer: Buffer): boolean {
+  for (const byte of buffer) {
+    if (byte === 0x0d || byte === 0x0a) continue;
+    return TCHAR[byte] === 1;
+  }
+  return true;
+}
+
+const TCHAR = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TCHAR[c.charCodeAt(0)] = 1;
 
 /** Index just past the blank line ending a head (CRLFCRLF, or bare LFs); -1 if not there yet. */
 function headEnd(buffer: Buffer, from: number): number {
