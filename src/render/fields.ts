@@ -145,7 +145,7 @@ function foldContext(lines: DiffLine[]): DiffLine[] {
  */
 export function formatValue(v: unknown): string {
   if (v === undefined) return '(none)';
-  return JSON.stringify(v) ?? String(v);
+  return JSON.stringify(v) ?? `(${typeof v})`;
 }
 
 /** The `(sensitive)`, `(sensitive, write-only)`, `(write-only)` or `(cleared, write-only)` marker of a hidden field. */
