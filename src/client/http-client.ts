@@ -420,6 +420,8 @@ export function describeTransportFailure(code: string | undefined, message: stri
     case INVALID_REQUEST_CODE:
     case BAD_RESPONSE_CODE:
       return message;
+    default:
+      break; // the codes of TLS failures and the rest: below
   }
   if (code !== undefined && /CERT|SSL|TLS|EPROTO|ISSUER|SIGNATURE|HOSTNAME/.test(code)) {
     return `TLS failure: ${message} (check caCert, or set insecureSkipVerify for a test server)`;
