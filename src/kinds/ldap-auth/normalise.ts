@@ -33,7 +33,6 @@ export function desiredLdapAuth(docs: ReadonlyArray<ResolvedDocument>, ctx: Kind
 
 function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   const addresses = ldapMountAddresses(group.cluster, group.namespace, group.mount);
-  const first = group.docs[0]!;
   const mount: DesiredResource = {
     address: addresses.mount,
     resourceType: LDAP_RESOURCE_TYPES.mount,

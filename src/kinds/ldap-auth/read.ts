@@ -1,5 +1,5 @@
 import type { Address } from '../../core/address.js';
-import type { JsonObject } from '../../core/json.js';
+import { jsonText, type JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import { forEachBounded } from '../../client/each-bounded.js';
 import type { ClusterClient } from '../../client/types.js';
@@ -46,7 +46,7 @@ export async function readScope(scope: LdapScope, authTable: JsonObject | null, 
     record(live, config, null);
     return;
   }
-  const type = String(entry['type'] ?? '');
+  const type = jsonText(entry['type'] ?? '');
   if (type !== 'ldap') {
     throw new Error(`${mountAddr}: auth/${scope.mount} is a "${type}" method, not ldap; choose another mount`);
   }
