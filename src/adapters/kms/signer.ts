@@ -84,12 +84,12 @@ export function parseTestSignRequest(type: KeyBackendType, body: Record<string, 
     throw new KeyBackendError('config', type, `hash_algorithm must be one of ${HASH_ALGORITHMS.join(', ')}`);
   }
   const pss = body?.use_pss;
-  if (pss !== undefined && typeof pss !== 'boolean' && !/^(true|false)$/i.test(String(pss))) {
+  if (pss !== undefined && typeof pss !== 'boolean' && !(typeof pss === 'string' && /^(true|false)$/i.test(pss))) {
     throw new KeyBackendError('config', type, 'use_pss must be a boolean');
   }
   return {
     hashAlgorithm: hash === undefined || hash === '' ? undefined : hash,
-    usePss: pss === undefined ? undefined : pss === true || /^true$/i.test(String(pss)),
+    usePss: pss === undefined ? undefined : pss === true || (typeof pss === 'string' && /^true$/i.test(pss)),
   };
 }
 

@@ -11,7 +11,6 @@ export {
   type LdapConnection,
   type LdapTimeouts,
   type LdapTlsSettings,
-  type TlsVersionName,
 } from './connect.js';
 export { searchEntries, attributeValues, type DereferenceAliases, type LdapEntry, type SearchSpec } from './search.js';
 export {
