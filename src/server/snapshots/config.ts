@@ -20,7 +20,6 @@ import {
   STORAGE_TYPES,
   StorageError,
   storageFieldsOf,
-  type SnapshotStorageConfig,
   type StorageFieldKind,
   type StorageFieldSpec,
   type StorageType as SnapshotStorageType,
@@ -157,7 +156,7 @@ export function configView(config: SnapshotConfig): JsonObject {
 
 /** The secret values of a configuration, to scrub from anything said about it. */
 export function secretsOf(config: SnapshotConfig): string[] {
-  return secretValuesOf(config as SnapshotStorageConfig);
+  return secretValuesOf(config);
 }
 
 /** Removes every secret of the configuration from a text. */
@@ -260,7 +259,7 @@ function checkS3Rules(fields: Record<string, JsonValue>): void {
 /** What the storage adapter itself refuses (an unknown provB_blob_environment, a key that is not JSON...). */
 function adapterCheck(config: SnapshotConfig): string | undefined {
   try {
-    openObjectStore(config as SnapshotStorageConfig);
+    openObjectStore(config);
     return undefined;
   } catch (err) {
     const message = err instanceof StorageError ? err.message : 'invalid storage settings';
