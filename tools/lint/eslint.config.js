@@ -45,9 +45,11 @@ export default defineConfig(
     },
   },
   {
-    // Tests read JSON answers as `any` and assert on them with expect(): the assertion is the check.
+    // Tests read JSON answers as `any` and assert on them with expect(): the assertion is the
+    // check; fakes read request bodies as leniently as String() of whatever the SDK sent.
     files: ["test/**/*.ts"],
     rules: {
+      "@typescript-eslint/no-base-to-string": "off",
       "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-unsafe-argument": "off",
       "@typescript-eslint/no-unsafe-assignment": "off",
