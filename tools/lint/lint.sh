@@ -9,4 +9,5 @@ if [ ! -x "$bin/eslint" ] || [ ! -x "$bin/knip" ]; then
   exit 2
 fi
 "$bin/eslint" --config tools/lint/eslint.config.js src test
+# knip reads test/ too (what tests import is used) but reports only src/ (knip.json: ignore).
 "$bin/knip" --config tools/lint/knip.json --no-progress
