@@ -28,7 +28,7 @@ import { scrubSecrets } from '../../adapters/storage/errors.js';
 import { FieldError, toBool, toDurationSeconds, toInt, toStr } from '../util/fields.js';
 import type { JsonObject, JsonValue } from '../util/json.js';
 
-export const REDACTED = 'redacted';
+const REDACTED = 'redacted';
 
 interface CommonFields {
   /** Seconds, > 0. */
@@ -45,7 +45,7 @@ export interface LocalSnapshotConfig extends CommonFields {
   local_max_space: number;
 }
 
-export interface S3SnapshotConfig extends CommonFields {
+interface S3SnapshotConfig extends CommonFields {
   storage_type: 'provA-s3';
   provA_s3_bucket: string;
   provA_s3_region: string;
@@ -60,7 +60,7 @@ export interface S3SnapshotConfig extends CommonFields {
   provA_s3_kms_key: string;
 }
 
-export interface GcsSnapshotConfig extends CommonFields {
+interface GcsSnapshotConfig extends CommonFields {
   storage_type: 'provC-gcs';
   provC_gcs_bucket: string;
   provC_service_account_key: string;
@@ -68,7 +68,7 @@ export interface GcsSnapshotConfig extends CommonFields {
   provC_disable_tls: boolean;
 }
 
-export interface BlobSnapshotConfig extends CommonFields {
+interface BlobSnapshotConfig extends CommonFields {
   storage_type: 'provB-blob';
   provB_container_name: string;
   provB_account_name: string;
@@ -155,7 +155,7 @@ export function configView(config: SnapshotConfig): JsonObject {
 }
 
 /** The secret values of a configuration, to scrub from anything said about it. */
-export function secretsOf(config: SnapshotConfig): string[] {
+function secretsOf(config: SnapshotConfig): string[] {
   return secretValuesOf(config);
 }
 
