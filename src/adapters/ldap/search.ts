@@ -1,7 +1,7 @@
 import { FilterParser, PagedResultsControl, SearchRequest } from 'ldapts';
 import type { Client, SearchOptions, SearchResult } from 'ldapts';
 
-export type DereferenceAliases = 'never' | 'finding' | 'searching' | 'always';
+type DereferenceAliases = 'never' | 'finding' | 'searching' | 'always';
 
 /** The service's dereference_aliases names → the protocol's derefAliases values. */
 const DEREF: Record<DereferenceAliases, NonNullable<SearchOptions['derefAliases']>> = {
