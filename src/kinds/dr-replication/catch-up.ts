@@ -9,7 +9,7 @@ export interface CatchUpTiming {
   intervalMs: number;
 }
 
-export const CATCH_UP_TIMING: CatchUpTiming = { timeoutMs: 60_000, intervalMs: 250 };
+const CATCH_UP_TIMING: CatchUpTiming = { timeoutMs: 60_000, intervalMs: 250 };
 
 /**
  * Before a planned failover demotes the primary: waits until the secondary that is to be promoted

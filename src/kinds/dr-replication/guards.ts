@@ -38,7 +38,7 @@ function guardOf(name: string, state: ObservedCluster): Guard {
 }
 
 /** The stable status fields a guard compares (planned values are unknown until apply). */
-export function expectationOf(state: ObservedCluster): JsonObject {
+function expectationOf(state: ObservedCluster): JsonObject {
   switch (state.state) {
     case 'unreachable':
       return { reachable: false };

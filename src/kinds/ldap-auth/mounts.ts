@@ -14,7 +14,7 @@ export interface MountGroup {
   caseSensitiveNames: boolean;
 }
 
-export function mountOf(doc: LdapAuthDocument): string {
+function mountOf(doc: LdapAuthDocument): string {
   return doc.data.mount ?? DEFAULT_MOUNT;
 }
 
