@@ -42,18 +42,18 @@ export async function prepareOrFail(paths: string[], opts: ManifestOptions, outp
  * write-only values as normalised. A value that is a secret anywhere is redacted everywhere
  * (contract section 5), so `binddn: ${env:SERVICE_TOKEN}` prints as "(sensitive)" too.
  */
-export function secretTextsOf(prepared: Prepared): Set<string> {
+function secretTextsOf(prepared: Prepared): Set<string> {
   const texts = collectSecretTexts([...prepared.clusters.values()].map((c) => c.token));
   for (const docs of prepared.documents.values()) for (const doc of docs) collectSecretTexts(doc.data, texts);
   for (const state of prepared.desired.values()) for (const r of state.resources) collectSecretTexts(r.writeOnly, texts);
   return texts;
 }
 
-export function printDiagnostics(diags: Diagnostics, output: Output): void {
+function printDiagnostics(diags: Diagnostics, output: Output): void {
   for (const line of diags.format()) output.err(line);
 }
 
-export interface DesiredEntry {
+interface DesiredEntry {
   resource: DesiredResource;
   kind: KindModule;
 }

@@ -99,7 +99,7 @@ function textOf(v: unknown): string {
 }
 
 /** A line diff with long unchanged runs folded to one `...` line. */
-export function lineDiff(before: string, after: string): DiffLine[] {
+function lineDiff(before: string, after: string): DiffLine[] {
   const all: DiffLine[] = [];
   for (const part of lineDiffer().diffLines(before, after)) {
     const sign = part.added ? '+' : part.removed ? '-' : ' ';
