@@ -62,7 +62,7 @@ export interface AdaptiveLimitOptions {
 }
 
 /** A window whose median answer took more than this times the baseline shows a queue. */
-export const TOLERANCE = 2;
+const TOLERANCE = 2;
 /** Answers a window needs at least, however low the limit. */
 const MIN_WINDOW = 8;
 /** After a refusal the limit goes to this share of what was in flight then. */

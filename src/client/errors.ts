@@ -47,7 +47,7 @@ export class TransportError extends Error {
 }
 
 /** Code of a RefusedRequestError. */
-export const UNADDRESSABLE_CODE = 'LOCKSTEP_UNADDRESSABLE';
+const UNADDRESSABLE_CODE = 'LOCKSTEP_UNADDRESSABLE';
 
 /**
  * A request lockstep refuses to send: a path segment the service cannot address (it would reach

@@ -36,10 +36,10 @@ export interface HttpClusterClient extends ClusterClient {
   close(): void;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-export const DEFAULT_RETRIES = 4;
-export const DEFAULT_USER_AGENT = 'lockstep/0.1';
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_RETRIES = 4;
+const DEFAULT_USER_AGENT = 'lockstep/0.1';
 
 export function createClusterClient(target: ClusterTarget, opts: ClientOptions): HttpClusterClient {
   return new HttpClient(target, opts);
@@ -384,7 +384,7 @@ function basicCredentials(authorization: string): string[] {
 }
 
 /** A short reason in plain words; never a stack trace. */
-export function describeTransportFailure(code: string | undefined, message: string, connectTimeoutMs: number): string {
+function describeTransportFailure(code: string | undefined, message: string, connectTimeoutMs: number): string {
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';
@@ -420,6 +420,8 @@ export function describeTransportFailure(code: string | undefined, message: stri
     case INVALID_REQUEST_CODE:
     case BAD_RESPONSE_CODE:
       return message;
+    default:
+      break; // the codes of TLS failures and the rest: below
   }
   if (code !== undefined && /CERT|SSL|TLS|EPROTO|ISSUER|SIGNATURE|HOSTNAME/.test(code)) {
     return `TLS failure: ${message} (check caCert, or set insecureSkipVerify for a test server)`;

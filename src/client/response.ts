@@ -68,7 +68,7 @@ export function snippet(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
 }
 
-export function isObject(v: unknown): v is JsonObject {
+function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 

@@ -49,7 +49,7 @@ function runDeadline(text: string): RunDeadline {
   return new RunDeadline(seconds * 1000);
 }
 
-export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function formatOption(): Option {
   return new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');

@@ -13,7 +13,7 @@ export interface OutputSink {
    * Replaces the transient status line ('' clears it). Absent unless stderr is a terminal: a
    * status line is for people watching, never for what scripts read.
    */
-  status?(text: string): void;
+  status?: (text: string) => void;
 }
 
 /**

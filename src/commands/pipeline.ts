@@ -42,7 +42,7 @@ export async function prepareOrFail(paths: string[], opts: ManifestOptions, outp
  * write-only values as normalised. A value that is a secret anywhere is redacted everywhere
  * (contract section 5), so `binddn: ${env:SERVICE_TOKEN}` prints as "(sensitive)" too.
  */
-export function secretTextsOf(prepared: Prepared): ReadonlySet<string> {
+function secretTextsOf(prepared: Prepared): ReadonlySet<string> {
   let texts = secretTextsCache.get(prepared);
   if (texts === undefined) {
     // The documents' secrets were gathered as their references were resolved: no walk of every
@@ -57,11 +57,11 @@ export function secretTextsOf(prepared: Prepared): ReadonlySet<string> {
 // prepareOrFail and computePlan both ask; a Prepared is never changed once made.
 const secretTextsCache = new WeakMap<Prepared, Set<string>>();
 
-export function printDiagnostics(diags: Diagnostics, output: Output): void {
+function printDiagnostics(diags: Diagnostics, output: Output): void {
   for (const line of diags.format()) output.err(line);
 }
 
-export interface DesiredEntry {
+interface DesiredEntry {
   resource: DesiredResource;
   kind: KindModule;
 }

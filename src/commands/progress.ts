@@ -7,7 +7,7 @@ export interface ProgressTiming {
   everyMs: number;
 }
 
-export const PROGRESS_TIMING: ProgressTiming = { delayMs: 1000, everyMs: 250 };
+const PROGRESS_TIMING: ProgressTiming = { delayMs: 1000, everyMs: 250 };
 
 /**
  * While `work` runs, keeps a status line saying how many requests were sent, on a terminal only

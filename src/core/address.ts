@@ -63,7 +63,7 @@ export class Address {
   }
 
   /** Total order: cluster, then segment by segment (a parent sorts before its children). */
-  static compare(a: Address, b: Address): number {
+  static compare(this: void, a: Address, b: Address): number {
     if (a.cluster !== b.cluster) return a.cluster < b.cluster ? -1 : 1;
     const n = Math.min(a.segments.length, b.segments.length);
     for (let i = 0; i < n; i++) {

@@ -67,7 +67,7 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.pos ? `${printable(formatPos(d.pos))}: ${d.severity}: ${message}` : `${d.severity}: ${message}`;
 }
 
-export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
+function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
   return [...items].sort((a, b) => {
     if (!a.pos || !b.pos) return (a.pos ? 0 : 1) - (b.pos ? 0 : 1);
     if (a.pos.file !== b.pos.file) return a.pos.file < b.pos.file ? -1 : 1;

@@ -22,6 +22,6 @@ export function sameFieldValue(rule: FieldComparison | undefined, want: JsonValu
 /** The policies a token gets from a list: trimmed, lower-cased, empty ones dropped, unique, sorted. */
 function policySet(value: JsonValue | undefined): JsonValue | undefined {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return value;
-  const set = new Set((value as string[]).map((p) => p.trim().toLowerCase()).filter((p) => p !== ''));
+  const set = new Set(value.map((p) => p.trim().toLowerCase()).filter((p) => p !== ''));
   return [...set].sort();
 }

@@ -1,8 +1,18 @@
-export type JsonPrimitive = string | number | boolean | null;
+type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
 /** Canonical JSON: object keys sorted, so equal values give equal text (fingerprints, compare). */
+/**
+ * A value read from JSON as text for a message: a string as it is, anything else as compact
+ * JSON (never "[object Object]" for an object the server answered where text was expected).
+ */
+export function jsonText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? typeof value;
+}
+
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
@@ -57,7 +67,7 @@ export function copyJson<T extends JsonValue>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => copyJson(v)) as T;
   if (value !== null && typeof value === 'object') {
     const out: JsonObject = {};
-    for (const k of Object.keys(value)) out[k] = copyJson((value as JsonObject)[k]!);
+    for (const k of Object.keys(value)) out[k] = copyJson(value[k]!);
     return out as T;
   }
   return value;

@@ -8,7 +8,7 @@ export const REDACTED = '(sensitive)';
  * either end): a one-character bindpass must not turn every "p" of every message into
  * "(sensitive)", and a short PIN is still caught wherever it is printed as a value.
  */
-export const SHORT_SECRET_LENGTH = 8;
+const SHORT_SECRET_LENGTH = 8;
 
 /**
  * The one redaction set of a run: every secret text known to it (cluster tokens, every value

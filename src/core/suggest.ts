@@ -1,5 +1,5 @@
 /** Levenshtein distance (insertions, deletions, substitutions). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
@@ -13,7 +13,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** The candidate closest to `name` within `maxDistance` edits (ties: the first given), if any. */
-export function closest(name: string, candidates: Iterable<string>, maxDistance = 2): string | undefined {
+function closest(name: string, candidates: Iterable<string>, maxDistance = 2): string | undefined {
   let best: string | undefined;
   let bestDistance = maxDistance + 1;
   for (const candidate of candidates) {

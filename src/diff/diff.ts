@@ -56,7 +56,7 @@ function writeOnlyNames(want: DesiredResource): string[] {
 }
 
 /** Write-only fields the manifest leaves unset: sent as `''` (a Secret, even an empty one, is set). */
-export function clearedNames(want: DesiredResource): string[] {
+function clearedNames(want: DesiredResource): string[] {
   return Object.keys(want.writeOnly)
     .filter((k) => want.writeOnly[k] === '')
     .sort();

@@ -10,7 +10,7 @@ import type { ResolvedDocument } from '../load/document.js';
 import { reportAt } from './report.js';
 
 /** The document-level field that names write-only fields lockstep leaves alone. */
-export const MANAGED_ELSEWHERE = 'managedElsewhere';
+const MANAGED_ELSEWHERE = 'managedElsewhere';
 
 /**
  * The write-only values of one object as apply sends them: the manifest's value, `''` for a

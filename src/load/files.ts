@@ -15,7 +15,7 @@ export interface ManifestFile {
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
 
-export function isManifestFileName(name: string): boolean {
+function isManifestFileName(name: string): boolean {
   return MANIFEST_EXTENSIONS.has(extname(name).toLowerCase());
 }
 

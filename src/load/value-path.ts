@@ -20,13 +20,3 @@ export function formatValuePath(path: ValuePath): string {
 export function atPath(path: ValuePath, message: string): string {
   return path.length === 0 ? message : `${formatValuePath(path)}: ${message}`;
 }
-
-/** The value at `path` inside `value`, or undefined. */
-export function valueAt(value: unknown, path: ValuePath): unknown {
-  let current: unknown = value;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[segment];
-  }
-  return current;
-}

@@ -55,7 +55,8 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
     throw new Error(`${file}: not a saved lockstep plan`);
   }
   if (o.formatVersion !== PLAN_FORMAT_VERSION) {
-    const theirs = typeof o.formatVersion === 'number' && Number.isSafeInteger(o.formatVersion) ? `its formatVersion is ${o.formatVersion}` : 'its formatVersion is not a number';
+    const version: unknown = o.formatVersion;
+    const theirs = typeof version === 'number' && Number.isSafeInteger(version) ? `its formatVersion is ${version}` : 'its formatVersion is not a number';
     throw new Error(`${file}: not a saved lockstep plan of format version ${PLAN_FORMAT_VERSION} (${theirs}; this build reads only ${PLAN_FORMAT_VERSION}: make the plan again)`);
   }
   const problems = savedPlanProblems(raw);
@@ -106,7 +107,7 @@ export function staleAddresses(saved: Record<string, string>, now: Record<string
  * earlier builds also recorded each change's `source` position: that is not compared.
  */
 export function samePlan(a: Plan, b: Plan): boolean {
-  const key = (c: Change): JsonObject => JSON.parse(JSON.stringify({ ...c, source: undefined }));
+  const key = (c: Change): JsonObject => JSON.parse(JSON.stringify({ ...c, source: undefined })) as JsonObject;
   return JSON.stringify(a.changes.map(key)) === JSON.stringify(b.changes.map(key));
 }
 

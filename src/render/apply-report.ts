@@ -55,7 +55,7 @@ function changeLine(change: Change, chalk: ChalkInstance): string {
 }
 
 /** `12ms` below a second, `1.5s` above. */
-export function formatElapsed(ms: number): string {
+function formatElapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 

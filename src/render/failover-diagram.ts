@@ -179,5 +179,5 @@ function describe(mode: Mode): string {
  * can end a line, open a comment (`%%`), an entity (`#...;`) or a new statement.
  */
 function label(s: string): string {
-  return s.replace(/[^A-Za-z0-9_.\/-]/g, '_').slice(0, 120) || '_';
+  return s.replace(/[^A-Za-z0-9_./-]/g, '_').slice(0, 120) || '_';
 }

@@ -99,7 +99,7 @@ function textOf(v: unknown): string {
 }
 
 /** A line diff with long unchanged runs folded to one `...` line. */
-export function lineDiff(before: string, after: string): DiffLine[] {
+function lineDiff(before: string, after: string): DiffLine[] {
   const all: DiffLine[] = [];
   for (const part of lineDiffer().diffLines(before, after)) {
     const sign = part.added ? '+' : part.removed ? '-' : ' ';
@@ -145,7 +145,7 @@ function foldContext(lines: DiffLine[]): DiffLine[] {
  */
 export function formatValue(v: unknown): string {
   if (v === undefined) return '(none)';
-  return JSON.stringify(v) ?? String(v);
+  return JSON.stringify(v) ?? `(${typeof v})`;
 }
 
 /** The `(sensitive)`, `(sensitive, write-only)`, `(write-only)` or `(cleared, write-only)` marker of a hidden field. */

@@ -3,7 +3,7 @@ import { summarise, type Action, type Change, type ChangeReason, type Plan, type
 import { isSecret, REDACTED } from '../core/secret.js';
 
 /** `--format json`: the shape scripts rely on (contract section 4). */
-export interface JsonPlan {
+interface JsonPlan {
   formatVersion: number;
   changes: JsonChange[];
   unmanaged: Array<{ address: string; resourceType: string }>;
@@ -11,7 +11,7 @@ export interface JsonPlan {
   summary: PlanSummary;
 }
 
-export interface JsonChange {
+interface JsonChange {
   address: string;
   resourceType: string;
   action: Action;
@@ -33,7 +33,7 @@ export function renderPlanJson(plan: Plan): string {
   return JSON.stringify(planToJson(plan), null, 2);
 }
 
-export function planToJson(plan: Plan): JsonPlan {
+function planToJson(plan: Plan): JsonPlan {
   return {
     formatVersion: plan.formatVersion,
     changes: plan.changes.map(changeToJson),

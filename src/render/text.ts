@@ -25,7 +25,7 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
 }
 
 /** `  ~ east:auth/ldap/config` with its tags, e.g. `   (prune)`. */
-export function changeHeader(change: Change, chalk: ChalkInstance): string {
+function changeHeader(change: Change, chalk: ChalkInstance): string {
   const paint = actionColor(chalk, change.action);
   const tags = changeTags(change);
   const tagText = tags.length > 0 ? `   ${paint(`(${tags.join(', ')})`)}` : '';

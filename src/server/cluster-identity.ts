@@ -29,7 +29,7 @@ export async function readStoredIdentity(dir: string): Promise<ClusterIdentity |
   }
 }
 
-export function newRootToken(): string {
+function newRootToken(): string {
   return `hvs.${randomBase62(24)}`;
 }
 

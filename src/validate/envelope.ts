@@ -2,7 +2,7 @@ import type { Diagnostics } from '../core/diagnostics.js';
 import type { LoadedDocument } from '../load/document.js';
 import { didYouMean } from '../core/suggest.js';
 
-export const API_VERSION = 'lockstep/v1';
+const API_VERSION = 'lockstep/v1';
 
 /**
  * Checks what every document must have before its kind's schema can apply: a mapping with

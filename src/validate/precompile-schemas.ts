@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 
 export function precompileSchemas(outDir: string = PRECOMPILED_DIR): string[] {
   const { Ajv } = require('ajv') as typeof import('ajv');
-  const standaloneCode = require('ajv/dist/standalone/index.js').default as typeof import('ajv/dist/standalone/index.js').default;
+  const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default;
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.schema.json')).sort()) {

@@ -2,7 +2,7 @@ import { KIND_NAMES, loadKinds } from '../kinds/registry.js';
 import { prepareWithKinds } from './pipeline.js';
 import type { Prepared, PrepareOptions } from './types.js';
 
-export type { KindSource, Prepared, PrepareOptions, PreparableKind } from './types.js';
+export type { Prepared, PrepareOptions } from './types.js';
 
 /**
  * The one entry point of the commands: loads the manifests under `paths`, validates them

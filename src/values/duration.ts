@@ -69,7 +69,7 @@ function scaled(n: bigint, unit: bigint, text: string): Read<bigint> {
 }
 
 /** Go's time.ParseDuration (time/format.go), exactly: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` or "0". */
-export function goParseDuration(orig: string): Read<bigint> {
+function goParseDuration(orig: string): Read<bigint> {
   const invalid = refused<bigint>(`time: invalid duration "${orig}"`);
   let s = orig;
   let neg = false;

@@ -4,9 +4,9 @@
  * manifest value and the emulator's reading of the same request cannot disagree.
  */
 export { readBool, boolOf } from './bool.js';
-export { formatBytes, formatBytesExact, parseBytes, parseBytesDetailed, type BytesParse } from './bytes.js';
-export { addressAllowed, normaliseAddress, readCidr, type Cidr } from './cidr.js';
-export { durationSeconds, formatDurationExact, formatGoDuration, formatSeconds, goParseDuration, readDuration, type Seconds } from './duration.js';
+export { formatBytes, formatBytesExact, parseBytes, parseBytesDetailed } from './bytes.js';
+export { addressAllowed, normaliseAddress, readCidr } from './cidr.js';
+export { durationSeconds, formatDurationExact, formatGoDuration, formatSeconds, readDuration } from './duration.js';
 export { countOf, readInteger } from './integer.js';
-export { commaListOf, compareBytes, goTrimSpace, readCommaList } from './list.js';
-export { refused, value, valueOf, type Read } from './read.js';
+export { commaListOf, compareBytes, readCommaList } from './list.js';
+export { valueOf, type Read } from './read.js';

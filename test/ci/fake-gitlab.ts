@@ -111,5 +111,5 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     ...fake,
     apiUrl: `http://127.0.0.1:${port}/api/v4`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  } as FakeGitLab;
+  };
 }

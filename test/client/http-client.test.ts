@@ -130,7 +130,7 @@ describe('errors', () => {
 
   it('scrubs the token and body secrets a server echoes back', async () => {
     server = await startServer((req, res) =>
-      json(res, 403, { errors: [`token ${req.headers['x-vault-token']} denied`, `bad bindpass ${JSON.parse(req.body).bindpass}`] }),
+      json(res, 403, { errors: [`token ${String(req.headers['x-vault-token'])} denied`, `bad bindpass ${JSON.parse(req.body).bindpass}`] }),
     );
     const err = (await caught(() =>
       client(server!.baseUrl).write('auth/ldap/config', { bindpass: new Secret('pa55-CANARY', 'env:P') }),

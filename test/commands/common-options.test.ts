@@ -27,7 +27,7 @@ describe('global options', () => {
     const out = recorder();
     const writes: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => (writes.push(String(chunk)), true)) as typeof process.stdout.write;
+    process.stdout.write = (chunk: string) => (writes.push(String(chunk)), true);
     try {
       await main(['--help'], out);
     } finally {

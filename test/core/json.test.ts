@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Address } from '../../src/core/address.js';
 import { ABSENT, fingerprint } from '../../src/core/fingerprint.js';
-import { canonicalJson, copyJson, jsonEqual } from '../../src/core/json.js';
+import { canonicalJson, copyJson, jsonEqual, jsonText } from '../../src/core/json.js';
 import { Secret } from '../../src/core/secret.js';
 
 describe('canonicalJson and jsonEqual', () => {
@@ -90,5 +90,17 @@ describe('fingerprint', () => {
   it('never equals the marker of an absent object', () => {
     expect(fingerprint(null)).not.toBe(ABSENT);
     expect(fingerprint({})).not.toBe(ABSENT);
+  });
+});
+
+describe('jsonText', () => {
+  it('shows text as it is and anything else as compact JSON, never "[object Object]"', () => {
+    expect(jsonText('stream-wals')).toBe('stream-wals');
+    expect(jsonText(42)).toBe('42');
+    expect(jsonText(false)).toBe('false');
+    expect(jsonText(null)).toBe('null');
+    expect(jsonText(undefined)).toBe('undefined');
+    expect(jsonText({ state: 'idle' })).toBe('{"state":"idle"}');
+    expect(jsonText(['a', 1])).toBe('["a",1]');
   });
 });

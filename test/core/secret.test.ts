@@ -11,7 +11,9 @@ describe('Secret renders as "(sensitive)" everywhere', () => {
     expect(JSON.stringify(s)).toBe('"(sensitive)"');
     expect(JSON.stringify({ bindpass: s, nested: [s] })).toBe('{"bindpass":"(sensitive)","nested":["(sensitive)"]}');
     expect(String(s)).toBe(REDACTED);
+    // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- what this test proves: a Secret in a template is redacted
     expect(`${s}`).toBe(REDACTED);
+    // eslint-disable-next-line @typescript-eslint/restrict-plus-operands -- and so is one joined with +
     expect('x' + s).toBe('x(sensitive)');
   });
 

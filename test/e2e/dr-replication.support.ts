@@ -171,9 +171,9 @@ export async function serveChild(args: string[]): Promise<ServeChild> {
   const child = spawn(process.execPath, [`${ROOT}dist/cli.js`, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => output.push(line));
   const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       output.push(line);
       if (line.includes(' root token: ')) resolve(line); // printed once it listens
     });

@@ -119,7 +119,7 @@ describe('#17.2: the npm package', () => {
     const serve = spawn(bin, ['serve', '--port', '0'], { cwd: work, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const first = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: serve.stdout! }).on('line', (line) => line.includes(' root token: ') && resolve(line));
+        createInterface({ input: serve.stdout }).on('line', (line) => line.includes(' root token: ') && resolve(line));
         serve.once('exit', (code) => reject(new Error(`lockstep serve exited (${code})`)));
       });
       const [, address, token] = /^cluster \S+: (\S+) root token: (\S+)$/.exec(first)!;

@@ -78,6 +78,7 @@ describe('text plan', () => {
     expect(on).toContain(`${ESC}31m-`); // red delete
     expect(on).toContain(`${ESC}36m>`); // cyan transition
     expect(off).not.toContain('\u001b');
+    // eslint-disable-next-line no-control-regex -- strips the ANSI colour codes (ESC [ n m)
     expect(on.replace(/\u001b\[\d+m/g, '')).toBe(off);
   });
 

@@ -19,3 +19,9 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 [ -d /usr/include/node ] && export npm_config_nodedir=/usr
 [ -d node_modules ] || npm ci --no-audit --no-fund
+# The linters (tools/lint: TypeScript 5.9 for typescript-eslint), again when their lock changed.
+lint_lock=$(sha256sum tools/lint/package-lock.json | cut -d' ' -f1)
+if [ "$(cat tools/lint/node_modules/.lock-sha256 2>/dev/null)" != "$lint_lock" ]; then
+  npm ci --prefix tools/lint --prefer-offline --no-audit --no-fund
+  echo "$lint_lock" > tools/lint/node_modules/.lock-sha256
+fi

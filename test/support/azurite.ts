@@ -28,7 +28,7 @@ export interface Azurite {
   createContainer(name: string): Promise<void>;
   /** A provB-blob snapshot configuration pointing at this service; overrides win. */
   config(overrides?: Partial<SnapshotStorageConfig>): SnapshotStorageConfig;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function startAzurite(opts: { container?: string } = {}): Promise<Azurite> {

@@ -8,14 +8,14 @@ import type { CliResult } from './cli.js';
 
 export interface OutputRecorder {
   /** Keeps a run's stdout and stderr; returns the run, so a call can be wrapped in place. */
-  record(run: CliResult): CliResult;
+  record: (run: CliResult) => CliResult;
   /** Keeps any other text lockstep produced (a saved plan, an exported file...). */
-  add(text: string): void;
+  add: (text: string) => void;
   /**
    * Fails unless more than `minLength` characters were collected (an empty collection proves
    * nothing) or if any canary occurs in them, in any escaped form.
    */
-  expectNoCanaries(canaries: readonly string[], minLength: number): void;
+  expectNoCanaries: (canaries: readonly string[], minLength: number) => void;
 }
 
 export function outputRecorder(): OutputRecorder {

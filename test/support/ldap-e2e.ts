@@ -8,7 +8,7 @@ export interface LdapE2e {
   readonly slapd: Slapd;
   readonly cluster: TestCluster;
   /** The built CLI against `c` (the file's cluster by default), LDAP_BINDPASS the directory's service account password. */
-  cli(args: string[], c?: TestCluster): Promise<CliResult>;
+  cli: (args: string[], c?: TestCluster) => Promise<CliResult>;
 }
 
 /**

@@ -43,14 +43,14 @@ export function hasExited(child: ChildProcess): boolean {
 export interface SpawnedServer {
   child: ChildProcess;
   /** Everything the child wrote to stderr so far (shown when it fails to start). */
-  stderr(): string;
+  stderr: () => string;
 }
 
 /** Spawns a server with stdout ignored and stderr captured; it is SIGKILLed if the test process exits first. */
 export function spawnServer(command: string, args: string[]): SpawnedServer {
   const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   killOnProcessExit(child);
   return { child, stderr: () => stderr };
 }
@@ -128,7 +128,7 @@ export interface LaunchedServer {
   pid: number;
   ports: number[];
   /** stopByPid; safe to call more than once. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**

@@ -8,7 +8,7 @@ export interface ProxiedServer {
   readonly cluster: TestCluster;
   readonly proxy: AnswerProxy;
   /** The built CLI against the proxy, with the cluster's token. */
-  cli(args: string[]): Promise<CliResult>;
+  cli: (args: string[]) => Promise<CliResult>;
 }
 
 /** Starts both before the file's tests and closes them after; `env` is added to every CLI run (the manifests' secrets). */

@@ -29,7 +29,7 @@ export interface S3rver {
   createBucket(name: string): Promise<void>;
   /** A provA-s3 snapshot configuration pointing at this server; overrides win. */
   config(overrides?: Partial<SnapshotStorageConfig>): SnapshotStorageConfig;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function startS3rver(opts: { bucket?: string } = {}): Promise<S3rver> {

@@ -42,7 +42,7 @@ export interface Slapd {
   pid: number;
   dir: string;
   add(ldif: string): Promise<void>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 const ROOT_PW = 'root-secret';

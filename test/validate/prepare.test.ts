@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { KIND_NAMES, loadKinds } from '../../src/kinds/registry.js';
 import { prepare, type PrepareOptions } from '../../src/validate/prepare.js';
@@ -202,7 +201,6 @@ test('desired state only without errors; warnings do not block it', async () => 
   const failed = await run({ 'a.yaml': `${LDAP}config:\n  url: http://x\n` });
   expect(failed.prepared.diags.hasErrors()).toBe(true);
   expect(failed.prepared.desired.size).toBe(0);
-  void join;
 });
 
 describe('secret texts', () => {

@@ -1,6 +1,5 @@
 /** Lenient readers for key configuration fields; each throws a `config` KeyBackendError. */
 import { KeyBackendError, type KeyBackendType } from './errors.js';
-import type { GenericKeyFields } from './types.js';
 
 export class FieldReader {
   constructor(

@@ -47,12 +47,8 @@ export class KeyBackendError extends Error {
   }
 }
 
-export function isKeyBackendError(err: unknown): err is KeyBackendError {
-  return err instanceof KeyBackendError;
-}
-
 /** Same text as src/core/secret.ts REDACTED; adapters do not import the reconciler. */
-export const REDACTED = '(sensitive)';
+const REDACTED = '(sensitive)';
 
 /** Replaces every occurrence of each (non-empty) secret text in a message by "(sensitive)". */
 export function redact(message: string, secrets: Iterable<string>): string {

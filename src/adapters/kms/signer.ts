@@ -10,10 +10,10 @@ import { KeyBackendError, firstLine, redact, type KeyBackendType } from './error
 import { HASH_ALGORITHMS, isHashAlgorithm } from './hash.js';
 import type { BackendFinding, KeyBackend, KeyBackendOptions, KeyConfigByType, TestSignOptions } from './types.js';
 
-export const KEY_BACKEND_TYPES: readonly KeyBackendType[] = ['pkcs11', 'provAkms', 'provBkeyvault', 'provCckms'];
+const KEY_BACKEND_TYPES: readonly KeyBackendType[] = ['pkcs11', 'provAkms', 'provBkeyvault', 'provCckms'];
 
 /** Fields whose values are secret in every type's configuration. */
-export const SECRET_FIELDS = ['pin', 'secret_key', 'client_secret', 'credentials'] as const;
+const SECRET_FIELDS = ['pin', 'secret_key', 'client_secret', 'credentials'] as const;
 
 export function isKeyBackendType(v: unknown): v is KeyBackendType {
   return typeof v === 'string' && (KEY_BACKEND_TYPES as readonly string[]).includes(v);
@@ -38,16 +38,6 @@ export function createKeyBackend<T extends KeyBackendType>(
   return new GuardedBackend(type, () => load(type, config, options, secrets), secrets);
 }
 
-/** Shorthand: build the backend and run test/sign once. */
-export async function testSign<T extends KeyBackendType>(
-  type: T,
-  config: KeyConfigByType[T],
-  opts: TestSignOptions = {},
-  options: KeyBackendOptions = {},
-): Promise<void> {
-  await createKeyBackend(type, config, options).testSign(opts);
-}
-
 /**
  * Options from the environment of `lockstep serve` / `lockstep check`:
  * LOCKSTEP_KMS_LIBRARIES (`NAME=PATH,NAME=PATH`, like repeated --kms-library),
@@ -68,7 +58,7 @@ export function keyBackendOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
 }
 
 /** `NAME=PATH` items (the --kms-library flag's form) → kms_library stanzas. */
-export function parseKmsLibraries(items: string[]): Record<string, string> {
+function parseKmsLibraries(items: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of items) {
     const eq = item.indexOf('=');
@@ -84,12 +74,12 @@ export function parseTestSignRequest(type: KeyBackendType, body: Record<string, 
     throw new KeyBackendError('config', type, `hash_algorithm must be one of ${HASH_ALGORITHMS.join(', ')}`);
   }
   const pss = body?.use_pss;
-  if (pss !== undefined && typeof pss !== 'boolean' && !/^(true|false)$/i.test(String(pss))) {
+  if (pss !== undefined && typeof pss !== 'boolean' && !(typeof pss === 'string' && /^(true|false)$/i.test(pss))) {
     throw new KeyBackendError('config', type, 'use_pss must be a boolean');
   }
   return {
     hashAlgorithm: hash === undefined || hash === '' ? undefined : hash,
-    usePss: pss === undefined ? undefined : pss === true || /^true$/i.test(String(pss)),
+    usePss: pss === undefined ? undefined : pss === true || (typeof pss === 'string' && /^true$/i.test(pss)),
   };
 }
 

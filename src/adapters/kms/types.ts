@@ -7,8 +7,8 @@
 import type { KeyBackendType } from './errors.js';
 import type { HashAlgorithm } from './hash.js';
 
-export type BoolLike = boolean | string;
-export type IntLike = number | string;
+type BoolLike = boolean | string;
+type IntLike = number | string;
 
 /** Generic fields of every managed key. */
 export interface GenericKeyFields {

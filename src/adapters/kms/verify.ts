@@ -17,7 +17,7 @@ export interface SignedData {
   signature: Buffer;
 }
 
-export function signatureVerifies(publicKey: KeyObject, s: SignedData): boolean {
+function signatureVerifies(publicKey: KeyObject, s: SignedData): boolean {
   const { node, length } = hashInfo(s.hash);
   const key =
     s.scheme.kind === 'ecdsa'

@@ -10,7 +10,7 @@ import tls from 'node:tls';
 import { Client } from 'ldapts';
 import { describeError } from './errors.js';
 
-export type TlsVersionName = 'tls10' | 'tls11' | 'tls12' | 'tls13';
+type TlsVersionName = 'tls10' | 'tls11' | 'tls12' | 'tls13';
 
 export interface LdapTlsSettings {
   starttls: boolean;
@@ -19,8 +19,9 @@ export interface LdapTlsSettings {
   caCert?: string;
   clientCert?: string;
   clientKey?: string;
-  minVersion: TlsVersionName | string;
-  maxVersion: TlsVersionName | string;
+  /** A TlsVersionName as the server stores it; any other text is refused when connecting. */
+  minVersion: string;
+  maxVersion: string;
 }
 
 export interface LdapTimeouts {
@@ -108,12 +109,12 @@ export async function connectOne(
     url: `${target.scheme}://${target.hostForUrl}:${target.port}`,
     timeout: timeouts.requestMs,
     connectTimeout: timeouts.connectMs,
-    createConnection: plain as unknown as typeof net.connect,
+    createConnection: plain,
     // Called with one options object for a StartTLS upgrade, with (port, host, options) for ldaps.
     createSecureConnection: ((...args: unknown[]) =>
       args.length === 1 && typeof args[0] === 'object'
         ? (upgraded = tls.connect(args[0] as tls.ConnectionOptions))
-        : secure()) as typeof tls.connect,
+        : secure()),
   });
   const destroy = () => {
     socket.destroy();

@@ -7,13 +7,10 @@ export {
   connectOne,
   splitUrls,
   LdapConnectError,
-  type ConnectAttempt,
   type LdapConnection,
-  type LdapTimeouts,
   type LdapTlsSettings,
-  type TlsVersionName,
 } from './connect.js';
-export { searchEntries, attributeValues, type DereferenceAliases, type LdapEntry, type SearchSpec } from './search.js';
+export { searchEntries, attributeValues, type LdapEntry } from './search.js';
 export {
   DEFAULT_GROUP_FILTER,
   DEFAULT_USER_FILTER,
@@ -22,5 +19,5 @@ export {
   renderFilterTemplate,
   templateFields,
 } from './template.js';
-export { escapeDnValue, parseDn, groupNameOf, type RdnAttribute } from './dn.js';
+export { escapeDnValue, parseDn, groupNameOf } from './dn.js';
 export { describeError, isNoSuchObject } from './errors.js';

@@ -1,7 +1,7 @@
 import { FilterParser, PagedResultsControl, SearchRequest } from 'ldapts';
 import type { Client, SearchOptions, SearchResult } from 'ldapts';
 
-export type DereferenceAliases = 'never' | 'finding' | 'searching' | 'always';
+type DereferenceAliases = 'never' | 'finding' | 'searching' | 'always';
 
 /** The service's dereference_aliases names → the protocol's derefAliases values. */
 const DEREF: Record<DereferenceAliases, NonNullable<SearchOptions['derefAliases']>> = {
@@ -17,7 +17,8 @@ export interface SearchSpec {
   scope?: 'base' | 'sub';
   /** Attributes to return; `['1.1']` for none. Default: all user attributes. */
   attributes?: string[];
-  deref?: DereferenceAliases | string;
+  /** A DereferenceAliases name as the server stores it; other text means 'never'. */
+  deref?: string;
   /** > 0: use the paged-results control with this page size (all pages are read). */
   pageSize?: number;
 }

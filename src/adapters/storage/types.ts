@@ -33,14 +33,15 @@ export function isStorageType(value: unknown): value is StorageType {
 }
 
 /** A boolean as the server may store it: a JSON boolean or its text. */
-export type Flag = boolean | 'true' | 'false' | string;
+export type Flag = boolean | string;
 
 /**
  * The snapshot configuration fields of the spec, as the server stores them (extra fields
  * such as name, interval and retain are allowed and ignored here).
  */
 export interface SnapshotStorageConfig {
-  storage_type: StorageType | string;
+  /** A StorageType as the server stores it; other text is refused when opening. */
+  storage_type: string;
   path_prefix: string;
   file_prefix?: string;
   /** bytes */

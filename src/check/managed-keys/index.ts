@@ -1,1 +1,1 @@
-export { checkManagedKeyBackend, type CheckManagedKeyOptions, type Finding } from './check-backend.js';
+export { checkManagedKeyBackend, type Finding } from './check-backend.js';

@@ -33,8 +33,8 @@ export interface SnapshotStatus {
   next_snapshot_start?: string;
 }
 
-export const GRACE_FIXED_SECONDS = 60;
-export const GRACE_FRACTION = 0.1;
+const GRACE_FIXED_SECONDS = 60;
+const GRACE_FRACTION = 0.1;
 
 export function graceSeconds(interval: number): number {
   return GRACE_FIXED_SECONDS + GRACE_FRACTION * interval;

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../core/json.js';
+import { jsonText, type JsonObject } from '../../core/json.js';
 import { apiPathProblem } from '../../core/path-segment.js';
 import type { DesiredState, LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
@@ -46,7 +46,7 @@ export function readAuthMount(scope: AuthMountScope, authTable: JsonObject | nul
     live.observed[address.toString()] = null;
     return 'absent';
   }
-  const type = String(entry['type'] ?? '');
+  const type = jsonText(entry['type'] ?? '');
   if (type !== methodType) {
     throw new Error(`${address}: auth/${scope.mount} is a "${type}" method, not ${methodType}; choose another mount`);
   }

@@ -1,5 +1,5 @@
 import type { ClusterClient } from '../../client/types.js';
-import type { JsonObject } from '../../core/json.js';
+import { jsonText, type JsonObject } from '../../core/json.js';
 import { readStatusReport } from './status-read.js';
 
 export interface CatchUpTiming {
@@ -9,7 +9,7 @@ export interface CatchUpTiming {
   intervalMs: number;
 }
 
-export const CATCH_UP_TIMING: CatchUpTiming = { timeoutMs: 60_000, intervalMs: 250 };
+const CATCH_UP_TIMING: CatchUpTiming = { timeoutMs: 60_000, intervalMs: 250 };
 
 /**
  * Before a planned failover demotes the primary: waits until the secondary that is to be promoted
@@ -52,7 +52,7 @@ function lagOf(p: JsonObject | undefined, s: JsonObject | undefined): { written:
   const written = p['last_wal'];
   const applied = s['last_remote_wal'];
   if (typeof written !== 'number' || typeof applied !== 'number' || applied >= written) return undefined;
-  return { written, applied, connection: String(s['connection_state'] ?? 'unknown') };
+  return { written, applied, connection: jsonText(s['connection_state'] ?? 'unknown') };
 }
 
 /** The status report, or undefined if it cannot be read (then there is nothing to wait for). */

@@ -1,5 +1,5 @@
 import type { ClusterClient } from '../../client/types.js';
-import type { JsonObject } from '../../core/json.js';
+import { jsonText, type JsonObject } from '../../core/json.js';
 import type { DesiredState } from '../../core/resource.js';
 import type { CheckFinding, ClientPool } from '../kind.js';
 import { statusAddress } from './addresses.js';
@@ -16,8 +16,7 @@ type Status = { data: JsonObject } | { unreachable: string };
  * not ready to be promoted. Roles that differ from the manifest are reported, not failed:
  * changing roles is what `plan` is for.
  */
-export async function checkDrReplication(desired: DesiredState, opts: { user?: string }, clients?: ClientPool): Promise<CheckFinding[]> {
-  void opts;
+export async function checkDrReplication(desired: DesiredState, _opts: { user?: string }, clients?: ClientPool): Promise<CheckFinding[]> {
   const findings: CheckFinding[] = [];
   for (const resource of desired.resources.filter((r) => r.resourceType === DR_SET)) {
     const set = setAttrsOf(resource.attrs);
@@ -39,13 +38,13 @@ function memberFinding(member: string, statuses: ReadonlyMap<string, Status>, pr
   switch (s['mode']) {
     case 'primary': {
       const known = Array.isArray(s['known_secondaries']) ? s['known_secondaries'].length : 0;
-      return { ok: true, message: `DR primary (${known} known secondar${known === 1 ? 'y' : 'ies'}, last WAL ${String(s['last_wal'] ?? '?')})` };
+      return { ok: true, message: `DR primary (${known} known secondar${known === 1 ? 'y' : 'ies'}, last WAL ${jsonText(s['last_wal'] ?? '?')})` };
     }
     case 'secondary': {
       const primary = primaries.find((p) => dataOf(statuses.get(p))?.['cluster_id'] === s['cluster_id']);
       const p = primary ? dataOf(statuses.get(primary)) : undefined;
-      const state = String(s['state'] ?? '');
-      const connection = String(s['connection_state'] ?? '');
+      const state = jsonText(s['state'] ?? '');
+      const connection = jsonText(s['connection_state'] ?? '');
       const of = primary ?? 'its primary';
       if (state === 'idle') return { ok: true, message: 'DR secondary following no primary (after a demotion: a plan attaches it)' };
       if (state !== 'stream-wals') return { ok: false, message: `DR secondary of ${of}, still copying (${state}): not ready to be promoted` };

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../core/json.js';
+import { jsonText, type JsonObject } from '../../core/json.js';
 import type { Guard } from '../../core/plan.js';
 import { statusAddress } from './addresses.js';
 import { describeState, isPlannedValue, type ObservedCluster } from './observed.js';
@@ -38,7 +38,7 @@ function guardOf(name: string, state: ObservedCluster): Guard {
 }
 
 /** The stable status fields a guard compares (planned values are unknown until apply). */
-export function expectationOf(state: ObservedCluster): JsonObject {
+function expectationOf(state: ObservedCluster): JsonObject {
   switch (state.state) {
     case 'unreachable':
       return { reachable: false };
@@ -56,14 +56,14 @@ export function expectationOf(state: ObservedCluster): JsonObject {
  */
 export function guardMismatch(cluster: string, expect: JsonObject, actual: JsonObject): string | undefined {
   if (expect['reachable'] === false) {
-    return actual['reachable'] === false ? undefined : `${cluster} is reachable again (mode ${String(actual['mode'])}), expected unreachable`;
+    return actual['reachable'] === false ? undefined : `${cluster} is reachable again (mode ${jsonText(actual['mode'])}), expected unreachable`;
   }
-  if (actual['reachable'] !== true) return `${cluster} is now unreachable, expected ${String(expect['mode'])}`;
+  if (actual['reachable'] !== true) return `${cluster} is now unreachable, expected ${jsonText(expect['mode'])}`;
   if (expect['mode'] !== undefined && actual['mode'] !== expect['mode']) {
-    return `${cluster} is now ${String(actual['mode'])}, expected ${String(expect['mode'])}`;
+    return `${cluster} is now ${jsonText(actual['mode'])}, expected ${jsonText(expect['mode'])}`;
   }
   if (expect['cluster_id'] !== undefined && actual['cluster_id'] !== expect['cluster_id']) {
-    return `${cluster} now has cluster id ${String(actual['cluster_id'])}, expected ${String(expect['cluster_id'])}`;
+    return `${cluster} now has cluster id ${jsonText(actual['cluster_id'])}, expected ${jsonText(expect['cluster_id'])}`;
   }
   return undefined;
 }

@@ -23,8 +23,6 @@ export type ObservedCluster =
       primaryClusterAddr: string;
     };
 
-export type ObservedState = ObservedCluster['state'];
-
 /**
  * Values the simulator invents for what a step will create (a fresh primary's cluster id, its
  * default cluster address). They equal only themselves and are never put in guards.

@@ -72,7 +72,7 @@ function unseenPrimaries(scope: SetScope, flags: PrimaryFlags): Set<string> {
 }
 
 /** One `operation-token/delete` right after the last step that uses each generated token. */
-export function withTokenDeletes(steps: readonly Step[], tokens: TokenAvailability): Step[] {
+function withTokenDeletes(steps: readonly Step[], tokens: TokenAvailability): Step[] {
   const lastUse = new Map<string, number>();
   steps.forEach((s, i) => {
     if (needsOperationToken(s) && tokenSourceFor(s.cluster, tokens) === 'generated') lastUse.set(s.cluster, i);

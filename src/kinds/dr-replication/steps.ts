@@ -20,8 +20,6 @@ export type Step =
   | { op: 'disable-secondary'; cluster: string }
   | { op: 'delete-operation-token'; cluster: string };
 
-export type StepOp = Step['op'];
-
 /** The endpoint a step calls (relative to `sys/replication/dr`). */
 export function endpointOf(step: Step): string {
   switch (step.op) {

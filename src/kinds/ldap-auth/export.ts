@@ -1,5 +1,5 @@
 import type { ClusterTarget } from '../../core/cluster.js';
-import { jsonEqual, type JsonObject } from '../../core/json.js';
+import { jsonEqual, jsonText, type JsonObject } from '../../core/json.js';
 import type { PlanNote } from '../../core/plan.js';
 import type { LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
@@ -65,8 +65,8 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
 
 /** The acknowledgeable rules (rules-consistency.ts) the server's config breaks. */
 function acknowledgedRules(config: Record<string, unknown>): string[] {
-  const text = (field: string): string => (typeof config[field] === 'string' ? (config[field] as string) : '');
-  const userattr = text('userattr') || String(ldapConfigDefaults()['userattr']);
+  const text = (field: string): string => (typeof config[field] === 'string' ? config[field] : '');
+  const userattr = text('userattr') || jsonText(ldapConfigDefaults()['userattr']);
   const rules: string[] = [];
   if (userfilterLacksUserattr(text('userfilter'), userattr)) rules.push('userfilter-without-userattr');
   const unknown =

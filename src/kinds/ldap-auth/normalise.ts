@@ -11,10 +11,9 @@ import { LDAP_SECRET_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
 import { asLdapDocuments, LDAP_METHOD_TYPE, type LdapAuthDocument } from './types.js';
 import { canonicalName, normaliseGroupList, normalisePolicies } from './values.js';
 
-export { normaliseLiveConfig, ldapConfigDefaults, normaliseConfigValue } from './config-form.js';
-export { LDAP_CONFIG_FIELDS, LDAP_COMPARED_FIELDS, LDAP_WRITE_ONLY_FIELDS, LDAP_SECRET_FIELDS } from './schema-fields.js';
-export { parseDuration, normalisePolicies, normaliseGroupList, normaliseCidrs, canonicalName } from './values.js';
-export { LDAP_RESOURCE_TYPES, ldapMountAddresses, type LdapMountAddresses } from './addresses.js';
+export { normaliseLiveConfig, ldapConfigDefaults } from './config-form.js';
+export { LDAP_CONFIG_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
+export { normalisePolicies, normaliseGroupList } from './values.js';
 
 /**
  * The desired objects of all LdapAuth documents (valid, placed). Per cluster + namespace + mount:
@@ -34,7 +33,6 @@ export function desiredLdapAuth(docs: ReadonlyArray<ResolvedDocument>, ctx: Kind
 
 function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   const addresses = ldapMountAddresses(group.cluster, group.namespace, group.mount);
-  const first = group.docs[0]!;
   const mount = desiredAuthMount(group, LDAP_METHOD_TYPE);
   const config = group.configDoc ? desiredConfig(group.configDoc, addresses) : undefined;
   // Groups and users need the method enabled and, when managed, configured first.

@@ -33,15 +33,6 @@ function checkTlsRange(doc: LdapAuthDocument, config: Record<string, unknown>, d
   );
 }
 
-/**
- * Spec rules the service only warns about (it accepts the config, and every read and write of
- * it carries a warning). A document acknowledges one by naming it in `acknowledge`: the rule
- * then warns instead of refusing, so a server in that state can be taken over (export writes
- * the acknowledgement). Without it the rule stays an error: a manifest says what it means.
- */
-export const ACKNOWLEDGEABLE_RULES = ['userfilter-without-userattr', 'filter-template-unknown-action'] as const;
-export type AcknowledgeableRule = (typeof ACKNOWLEDGEABLE_RULES)[number];
-
 /** Whether `filter` fails the spec's rule for `userattr` (the service's test, path_config.go). */
 export function userfilterLacksUserattr(filter: string, userattr: string): boolean {
   if (filter === '') return false;
@@ -83,7 +74,7 @@ function checkClientCertificatePair(doc: LdapAuthDocument, config: Record<string
 }
 
 /** Non-empty text, looking inside a Secret without showing it. */
-export function hasText(value: unknown): boolean {
+function hasText(value: unknown): boolean {
   return secretOrText(value) !== '';
 }
 

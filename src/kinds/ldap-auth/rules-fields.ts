@@ -9,7 +9,7 @@ import { boolOf, countOf, readCidr, readDuration } from '../../values/index.js';
 import { listItems } from './values.js';
 
 /** Same wording as the schema's x-message, so a value is described the same way at either stage. */
-export const DURATION_MESSAGE = 'must be a duration (e.g. 90s, 1h) or a whole number of seconds';
+const DURATION_MESSAGE = 'must be a duration (e.g. 90s, 1h) or a whole number of seconds';
 
 /**
  * Checks each config value, once references are resolved, against its field's form (the schema

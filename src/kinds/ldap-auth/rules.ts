@@ -15,11 +15,10 @@ import { checkManagedElsewhere } from '../write-only.js';
 
 /**
  * The spec's semantic rules over all LdapAuth documents (schema-valid, references resolved,
- * placed): each problem is its own diagnostic at the offending value. `ctx` is part of the
+ * placed): each problem is its own diagnostic at the offending value. `_ctx` is part of the
  * KindModule signature; placement has already checked clusters.
  */
-export function validateLdapAuth(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, ctx: KindContext): void {
-  void ctx;
+export function validateLdapAuth(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, _ctx: KindContext): void {
   const ldapDocs = asLdapDocuments(docs);
   for (const doc of ldapDocs) {
     checkMountPath(doc, diags);

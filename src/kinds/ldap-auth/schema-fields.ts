@@ -4,16 +4,16 @@
  * the normalisation of live answers, so the three cannot drift apart.
  */
 export const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'] as const;
-export const DEREFERENCE_ALIASES = ['never', 'finding', 'searching', 'always'] as const;
+const DEREFERENCE_ALIASES = ['never', 'finding', 'searching', 'always'] as const;
 /** What the server reads an unset userfilter / groupfilter back as (sdk/helper/ldaputil/config.go ConfigFields). */
-export const DEFAULT_USERFILTER = '({{.UserAttr}}={{.Username}})';
-export const DEFAULT_GROUPFILTER = '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))';
+const DEFAULT_USERFILTER = '({{.UserAttr}}={{.Username}})';
+const DEFAULT_GROUPFILTER = '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))';
 
 /** '' = not set (the mount's default). */
-export const TOKEN_TYPES = ['', 'service', 'batch', 'default'] as const;
+const TOKEN_TYPES = ['', 'service', 'batch', 'default'] as const;
 
 /** How a field is written and read. */
-export type FieldType =
+type FieldType =
   /**
    * Text kept as given; `lowerCase` when the server lower-cases it on write; `emptyIsDefault`
    * when "" means the default (the filter templates: the server reads an unset one back as
@@ -90,9 +90,6 @@ export const LDAP_WRITE_ONLY_FIELDS: readonly string[] = LDAP_FIELD_SPECS.filter
 
 /** Fields whose values are secrets (bindpass, client_tls_key). */
 export const LDAP_SECRET_FIELDS: readonly string[] = LDAP_FIELD_SPECS.filter((f) => f.secret).map((f) => f.name);
-
-/** The fields of the desired and live `ldap.config` attrs: every field but the write-only ones. */
-export const LDAP_COMPARED_FIELDS: readonly string[] = LDAP_FIELD_SPECS.filter((f) => !f.writeOnly).map((f) => f.name);
 
 export function ldapFieldSpec(name: string): LdapFieldSpec | undefined {
   return LDAP_FIELD_SPECS.find((f) => f.name === name);

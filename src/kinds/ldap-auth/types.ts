@@ -2,17 +2,17 @@ import type { ResolvedDocument } from '../../load/document.js';
 import type { Placement } from '../cluster/placement.js';
 
 /** A list field as written: a YAML list or a comma-separated string. */
-export type ListValue = string[] | string;
+type ListValue = string[] | string;
 
-export type LdapGroupEntry = { policies?: ListValue } | null;
-export type LdapUserEntry = { policies?: ListValue; groups?: ListValue } | null;
+type LdapGroupEntry = { policies?: ListValue } | null;
+type LdapUserEntry = { policies?: ListValue; groups?: ListValue } | null;
 
 /**
  * An LdapAuth document after schema validation, reference resolution and placement
  * (`cluster` and `namespace` are always filled in by prepare). Config values are as written
  * (resolved), except secret fields, which are Secret objects.
  */
-export type LdapAuthData = Placement & {
+type LdapAuthData = Placement & {
   apiVersion: string;
   kind: 'LdapAuth';
   mount?: string;
@@ -28,8 +28,6 @@ export type LdapAuthData = Placement & {
 
 export type LdapAuthDocument = ResolvedDocument<LdapAuthData>;
 
-export const LDAP_AUTH_KIND = 'LdapAuth';
-export const LDAP_AUTH_SCHEMA_FILE = 'ldap-auth.schema.json';
 export const DEFAULT_MOUNT = 'ldap';
 /** The auth method type of its mounts (`sys/auth` entries of this type are LDAP methods). */
 export const LDAP_METHOD_TYPE = 'ldap';

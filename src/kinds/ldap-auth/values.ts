@@ -3,10 +3,7 @@
  * stores each list field once its framework has read it. Durations, booleans and counts are
  * read by src/values/ directly.
  */
-import { commaListOf, compareBytes, durationSeconds } from '../../values/index.js';
-
-/** The kind's duration reading (whole seconds as the service reads them), under its old name. */
-export { durationSeconds as parseDuration };
+import { commaListOf, compareBytes } from '../../values/index.js';
 
 /**
  * The items of a list field as the service receives them from lockstep: a list is sent

@@ -11,8 +11,7 @@ import { isDesiredManagedKey } from './desired.js';
  * backends comes from the environment, as for `serve`: LOCKSTEP_KMS_LIBRARIES (NAME=PATH,...),
  * LOCKSTEP_PROVB_AUTHORITY_HOST, LOCKSTEP_PROVB_CA_FILE, LOCKSTEP_PROVC_KMS_ENDPOINT.
  */
-export async function checkManagedKeys(desired: DesiredState, opts: { user?: string }): Promise<CheckFinding[]> {
-  void opts;
+export async function checkManagedKeys(desired: DesiredState, _opts: { user?: string }): Promise<CheckFinding[]> {
   const keys = desired.resources.filter(isDesiredManagedKey);
   if (keys.length === 0) return [];
   let options: KeyBackendOptions;

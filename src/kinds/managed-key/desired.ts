@@ -9,7 +9,7 @@ import { asManagedKeyDocuments, KEY_TYPES, MANAGED_KEY, type KeyType, type Manag
 import { parseBoolText } from './values.js';
 
 /** The test/sign request made after each write of a key with `verify`. */
-export interface VerifyRequest {
+interface VerifyRequest {
   hash_algorithm?: string;
   use_pss?: boolean;
 }
@@ -64,7 +64,7 @@ function desiredKey(doc: ManagedKeyDocument): DesiredManagedKey {
 }
 
 /** `verify` as the test/sign body; undefined when the key is not to be verified. */
-export function verifyRequest(verify: VerifyValue | undefined): VerifyRequest | undefined {
+function verifyRequest(verify: VerifyValue | undefined): VerifyRequest | undefined {
   if (verify === undefined || verify === false) return undefined;
   if (verify === true) return {};
   const request: VerifyRequest = {};

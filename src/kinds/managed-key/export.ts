@@ -53,6 +53,6 @@ function exportKey(cluster: ClusterTarget, type: KeyType, name: string, data: Re
 }
 
 /** `DEFAULT_HSM_SIGNING_PIN`: the variable an exported secret reference names. */
-export function envName(cluster: string, key: string, field: string): string {
+function envName(cluster: string, key: string, field: string): string {
   return [cluster, key, field].join('_').toUpperCase().replace(/[^A-Z0-9_]/g, '_');
 }

@@ -28,7 +28,7 @@ export type FieldForm =
 /** A managed key's field: its variant is the backend type; secrets are sent on every write. */
 export type KeyFieldSpec = FieldSpec<KeyType, FieldForm>;
 
-export const KEY_FIELD_SPECS: readonly KeyFieldSpec[] = [
+const KEY_FIELD_SPECS: readonly KeyFieldSpec[] = [
   { name: 'allow_generate_key', variant: 'common', form: 'bool', default: false },
   { name: 'allow_replace_key', variant: 'common', form: 'bool', default: false },
   { name: 'allow_store_key', variant: 'common', form: 'bool', default: false },

@@ -94,6 +94,6 @@ function checkPair(doc: ManagedKeyDocument, diags: Diagnostics, a: string, b: st
 }
 
 /** `alias/NAME`, or the ARN of an alias. */
-export function isAlias(kmsKey: string): boolean {
+function isAlias(kmsKey: string): boolean {
   return kmsKey.startsWith('alias/') || /^arn:[^:]+:kms:[^:]*:[^:]*:alias\//.test(kmsKey);
 }

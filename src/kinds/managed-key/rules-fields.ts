@@ -16,7 +16,7 @@ import type { KeyType, ManagedKeyDocument } from './types.js';
 import { parseBoolText, parseCurve, parseDecimal, parseMechanism, parseUpper, parseWhole, usageItems } from './values.js';
 
 /** Same wording as the schema's x-message, so a value is described the same way at either stage. */
-export const MESSAGES = {
+const MESSAGES = {
   bool: 'must be true or false',
   positive: 'must be a whole number (1 or more)',
   slot: 'must be a slot number in decimal (not hexadecimal)',

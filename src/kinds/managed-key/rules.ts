@@ -12,8 +12,7 @@ import { checkManagedElsewhere } from '../write-only.js';
  * The spec's semantic rules over all ManagedKey documents (schema-valid, references resolved,
  * placed): each problem is its own diagnostic at the offending value.
  */
-export function validateManagedKeys(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, ctx: KindContext): void {
-  void ctx;
+export function validateManagedKeys(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, _ctx: KindContext): void {
   const keys = asManagedKeyDocuments(docs);
   for (const doc of keys) {
     checkName(doc, diags);

@@ -20,6 +20,6 @@ export function managedKeySecretPaths(value: unknown): ValuePath[] {
  * written literally (JSON content, or text that could be a pasted credential) counts as the
  * secret itself and must be a reference.
  */
-export function isServerPath(value: unknown): boolean {
+function isServerPath(value: unknown): boolean {
   return typeof value === 'string' && !value.includes('${') && /^(\/|[A-Za-z]:[\\/])[^\n]*$/.test(value.trim());
 }

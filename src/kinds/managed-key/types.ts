@@ -27,7 +27,7 @@ export type VerifyValue = boolean | { hash_algorithm?: string; use_pss?: boolean
  * (`cluster` and `namespace` always filled in). Config values are as written (resolved);
  * secret fields are Secret objects.
  */
-export type ManagedKeyData = Placement & {
+type ManagedKeyData = Placement & {
   apiVersion: string;
   kind: typeof MANAGED_KEY_KIND;
   name: string;

@@ -1,6 +1,6 @@
 import { isApiError } from '../../client/errors.js';
 import type { ClusterClient } from '../../client/types.js';
-import type { JsonValue } from '../../core/json.js';
+import { jsonText, type JsonValue } from '../../core/json.js';
 import { assertNever, type Change } from '../../core/plan.js';
 import type { DesiredResource } from '../../core/resource.js';
 import type { ApplyContext } from '../kind.js';
@@ -56,7 +56,7 @@ export function requestBody(desired: DesiredManagedKey): Record<string, unknown>
 
 function sendForm(value: JsonValue): JsonValue {
   if (typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.join(',');
+  if (Array.isArray(value)) return value.map(jsonText).join(',');
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { checkSnapshotDestination, checkSnapshotStatus, type SnapshotCheckConfig, type SnapshotStatus } from '../../check/snapshot/index.js';
+import { checkSnapshotDestination, checkSnapshotStatus, type SnapshotCheckConfig } from '../../check/snapshot/index.js';
 import { isTransportError } from '../../client/errors.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { DesiredResource, DesiredState } from '../../core/resource.js';
@@ -18,11 +18,10 @@ import { SNAPSHOT_CONFIG } from './types.js';
  */
 export async function checkSnapshotPolicies(
   desired: DesiredState,
-  opts: { user?: string },
+  _opts: { user?: string },
   clients?: ClientPool,
   now: () => Date = () => new Date(),
 ): Promise<CheckFinding[]> {
-  void opts;
   const policies = desired.resources.filter((r) => r.resourceType === SNAPSHOT_CONFIG);
   const results = await Promise.all(
     policies.map(async (r) => {
@@ -64,7 +63,7 @@ async function checkStatus(
   if (data === null) {
     return [{ ok: true, subject, message: `not configured on ${scope.cluster} yet (apply creates it); health not checked` }];
   }
-  return checkSnapshotStatus(data as SnapshotStatus, config, now());
+  return checkSnapshotStatus(data, config, now());
 }
 
 function clientOf(clients: ClientPool | undefined, cluster: string): ClusterClient | undefined {

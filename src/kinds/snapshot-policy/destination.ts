@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../core/json.js';
+import { jsonText, type JsonObject } from '../../core/json.js';
 
 /**
  * A destination in plain words, for plan notes: `local /var/snap`, `s3 bucket/prefix`,
@@ -19,7 +19,7 @@ export function describeDestination(attrs: JsonObject | null): string {
     case 'provC-gcs':
       return `gcs ${inBucket(attrs['provC_gcs_bucket'], prefix)}${at(attrs['provC_endpoint'])}`;
     default:
-      return `${String(type)} ${prefix}`;
+      return `${jsonText(type)} ${prefix}`;
   }
 }
 

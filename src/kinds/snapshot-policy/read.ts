@@ -48,7 +48,7 @@ function heldCredentials(data: JsonObject): string[] {
 }
 
 /** A live configuration in the desired attrs' form. */
-export function liveAttrs(data: JsonObject): JsonObject {
+function liveAttrs(data: JsonObject): JsonObject {
   return snapshotAttrs(data);
 }
 

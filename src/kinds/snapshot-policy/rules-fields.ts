@@ -7,8 +7,8 @@ import type { SnapshotPolicyDocument } from './types.js';
 import { boolOf, countOf, parseBytesDetailed, readDuration } from '../../values/index.js';
 
 /** Same wording as the schema's x-message, so a value is described the same way at either stage. */
-export const DURATION_MESSAGE = 'must be a duration (e.g. 30m, 24h) or a whole number of seconds';
-export const BYTES_MESSAGE = 'must be a size in bytes: a whole number, or a number with a unit such as 10GiB or 500MB';
+const DURATION_MESSAGE = 'must be a duration (e.g. 30m, 24h) or a whole number of seconds';
+const BYTES_MESSAGE = 'must be a size in bytes: a whole number, or a number with a unit such as 10GiB or 500MB';
 
 /**
  * Each config value (references resolved) against its field's form, the storage_type, the

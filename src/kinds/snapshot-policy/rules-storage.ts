@@ -91,7 +91,7 @@ function checkServiceAccountKey(doc: SnapshotPolicyDocument, config: Record<stri
 }
 
 /** The provider's cloud environments (the storage DNS suffix follows from it). */
-export const BLOB_ENVIRONMENTS = ['PROVBPUBLICCLOUD', 'PROVBUSGOVERNMENTCLOUD', 'PROVBCHINACLOUD', 'PROVBGERMANCLOUD'] as const;
+const BLOB_ENVIRONMENTS = ['PROVBPUBLICCLOUD', 'PROVBUSGOVERNMENTCLOUD', 'PROVBCHINACLOUD', 'PROVBGERMANCLOUD'] as const;
 const BLOB_ENVIRONMENT_ALIASES = ['AZUREPUBLICCLOUD', 'AZUREUSGOVERNMENTCLOUD', 'AZURECHINACLOUD', 'AZUREGERMANCLOUD'];
 
 function checkBlobEnvironment(doc: SnapshotPolicyDocument, config: Record<string, unknown>, diags: Diagnostics): void {
@@ -121,7 +121,7 @@ function checkEndpoint(
   }
 }
 
-export function endpointProblem(endpoint: string): string | undefined {
+function endpointProblem(endpoint: string): string | undefined {
   const message = 'must be an http:// or https:// URL or a host[:port]';
   if (/\s/.test(endpoint)) return message;
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint);

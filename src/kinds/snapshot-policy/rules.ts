@@ -9,11 +9,10 @@ import { asSnapshotDocuments } from './types.js';
 
 /**
  * The spec's rules over all SnapshotPolicy documents (schema-valid, references resolved,
- * placed): each problem is its own diagnostic at the offending value. `ctx` is part of the
+ * placed): each problem is its own diagnostic at the offending value. `_ctx` is part of the
  * KindModule signature; placement has already checked clusters.
  */
-export function validateSnapshotPolicies(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, ctx: KindContext): void {
-  void ctx;
+export function validateSnapshotPolicies(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, _ctx: KindContext): void {
   const snapshotDocs = asSnapshotDocuments(docs);
   for (const doc of snapshotDocs) {
     checkName(doc, diags);

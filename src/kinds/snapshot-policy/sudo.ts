@@ -6,7 +6,7 @@ import { SNAPSHOT_AUTO_PATH } from './addresses.js';
  * is almost always a token without it, and saying so beats a bare "permission denied".
  * Other errors pass through unchanged (their messages are already secret-free).
  */
-export function explainSudo(err: unknown, cluster: string): unknown {
+function explainSudo(err: unknown, cluster: string): unknown {
   if (!isApiError(err) || err.status !== 403) return err;
   return new Error(
     `${cluster}: managing snapshot policies needs a token with the sudo capability on ${SNAPSHOT_AUTO_PATH} (the server answered ${err.method} ${err.url}: 403 permission denied)`,

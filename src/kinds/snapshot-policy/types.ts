@@ -11,7 +11,7 @@ export const SNAPSHOT_CONFIG = 'snapshot.config';
  * (`cluster` and `namespace` always filled in by prepare). Config values are as written
  * (resolved); secret fields are Secret objects.
  */
-export type SnapshotPolicyData = Placement & {
+type SnapshotPolicyData = Placement & {
   apiVersion: string;
   kind: typeof SNAPSHOT_POLICY_KIND;
   name: string;

@@ -124,7 +124,7 @@ export class TokenStore {
       await this.store.delete(storageKey(caller.token));
       return { ...caller, entry }; // the service also shows 0 on the last use
     }
-    await this.store.put(storageKey(caller.token), entry as unknown as JsonObject);
+    await this.store.put(storageKey(caller.token), entry);
     return { ...caller, entry };
   }
 

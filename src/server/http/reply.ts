@@ -46,7 +46,3 @@ export function notFound(): ApiError {
 export function permissionDenied(): ApiError {
   return new ApiError(403, ['permission denied']);
 }
-
-export function unsupportedOperation(): ApiError {
-  return new ApiError(405, ['unsupported operation']);
-}

@@ -66,7 +66,7 @@ const NON_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
  * Go's net/http cleanPath: the rooted path without `.`, `..` and empty segments, keeping a
  * trailing slash.
  */
-export function cleanPath(path: string): string {
+function cleanPath(path: string): string {
   const kept: string[] = [];
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue;

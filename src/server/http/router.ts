@@ -8,9 +8,9 @@ export type { Operation };
  * Who may call a route: anyone (logins, health), any valid token (lookup-self), or only a
  * token with the root policy (every administrative path).
  */
-export type Access = 'public' | 'token' | 'root';
+type Access = 'public' | 'token' | 'root';
 
-export type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
+type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
 
 export interface Route {
   /** Segments separated by "/": literals, `:name` (one segment) or `:name+` (the rest, may hold "/"). */

@@ -102,6 +102,6 @@ function unknownMembers(body: JsonObject, known: string[]): string[] {
 }
 
 /** The service's warning for body members an endpoint does not take. */
-export function ignoredWarning(ignored: string[]): string[] {
+function ignoredWarning(ignored: string[]): string[] {
   return ignored.length === 0 ? [] : [`Endpoint ignored these unrecognized parameters: [${ignored.join(' ')}]`];
 }

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../util/json.js';
 import { LDAP_WRITE_ONLY_FIELDS, type LdapConfig } from './config.js';
 
-export const USERFILTER_WARNING =
+const USERFILTER_WARNING =
   'userfilter configured does not consider userattr and may result in colliding entity aliases on logins';
 
 /**

@@ -63,8 +63,8 @@ export interface LdapConfig {
 }
 
 /** The defaults the service fills in for an unset userfilter and groupfilter (ConfigFields). */
-export const DEFAULT_USERFILTER = '({{.UserAttr}}={{.Username}})';
-export const DEFAULT_GROUPFILTER = '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))';
+const DEFAULT_USERFILTER = '({{.UserAttr}}={{.Username}})';
+const DEFAULT_GROUPFILTER = '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))';
 
 export const LDAP_WRITE_ONLY_FIELDS = ['bindpass', 'client_tls_cert', 'client_tls_key'] as const;
 

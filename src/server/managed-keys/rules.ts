@@ -42,7 +42,7 @@ export function nameProblems(name: string): string[] {
   return name === name.toLowerCase() ? [] : [`name "${name}" must be lower-case`];
 }
 
-const str = (c: JsonObject, field: string): string | undefined => (typeof c[field] === 'string' ? (c[field] as string) : undefined);
+const str = (c: JsonObject, field: string): string | undefined => (typeof c[field] === 'string' ? c[field] : undefined);
 const isTrue = (c: JsonObject, field: string): boolean => c[field] === true;
 const isOneOf = (values: readonly string[], value: string): boolean => values.includes(value);
 
@@ -68,7 +68,7 @@ function pkcs11Problems(c: JsonObject, ctx: RuleContext): string[] {
   const curve = str(c, 'curve');
   if (curve !== undefined && !validCurve(curve)) problems.push(`curve "${curve}" must be one of ${SPEC_CURVE_NAMES.join(', ')}`);
   const bits = c.key_bits;
-  if (bits !== undefined && bits !== 0 && !RSA_BITS.includes(String(bits))) problems.push(`key_bits must be one of ${RSA_BITS.join(', ')}`);
+  if (bits !== undefined && bits !== 0 && !((typeof bits === 'number' || typeof bits === 'string') && RSA_BITS.includes(String(bits)))) problems.push(`key_bits must be one of ${RSA_BITS.join(', ')}`);
   if (typeof c.max_parallel === 'number' && c.max_parallel < 1) problems.push('max_parallel must be at least 1');
   if (isTrue(c, 'allow_generate_key')) problems.push(...pkcs11GenerationProblems(c, mechanism));
   return problems;

@@ -29,7 +29,7 @@ export async function testSign(key: StoredManagedKey, body: JsonObject, options:
  */
 function backendConfig(key: StoredManagedKey, libraries: Record<string, string>): AnyKeyConfig {
   if (key.type === 'pkcs11') {
-    const library = String(key.config.library ?? '');
+    const library = typeof key.config.library === 'string' ? key.config.library : '';
     if (libraries[library] === undefined) throw badRequest(`library "${library}" is not a kms_library stanza of the server`);
   }
   return key.config as unknown as AnyKeyConfig;

@@ -3,7 +3,7 @@ import { fieldsOf } from './fields.js';
 import type { StoredManagedKey } from './key-store.js';
 
 /** What secret fields read back as when set (they are absent when not set). */
-export const REDACTED = 'redacted';
+const REDACTED = 'redacted';
 
 /**
  * The read answer: `name`, `type`, `UUID`, then every field of the type (members in sorted

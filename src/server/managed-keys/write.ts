@@ -31,7 +31,7 @@ export function applyKeyWrite(
   for (const [field, raw] of Object.entries(body)) {
     if (field === 'name' || field === 'type') {
       const expected = field === 'name' ? name : type;
-      if (raw !== expected && raw !== null && raw !== '') problems.push(`${field} "${String(raw)}" in the body differs from the path's "${expected}"`);
+      if (raw !== expected && raw !== null && raw !== '') problems.push(`${field} "${typeof raw === 'string' ? raw : JSON.stringify(raw)}" in the body differs from the path's "${expected}"`);
       continue;
     }
     const spec = fields[field];

@@ -33,6 +33,7 @@ export async function encryptToPgp(recipient: PgpRecipient, plaintext: string): 
   const openpgp = await import('openpgp');
   const key = await readKey(recipient.key);
   const message = await openpgp.createMessage({ binary: new Uint8Array(Buffer.from(plaintext, 'utf8')) });
-  const encrypted = await openpgp.encrypt({ message, encryptionKeys: key, format: 'binary' });
-  return Buffer.from(encrypted as Uint8Array).toString('base64');
+  // As Uint8Array: TypeScript 5.9 (the linter's) cannot resolve openpgp's stream types here.
+  const encrypted = (await openpgp.encrypt({ message, encryptionKeys: key, format: 'binary' })) as Uint8Array;
+  return Buffer.from(encrypted).toString('base64');
 }

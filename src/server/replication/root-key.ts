@@ -14,7 +14,7 @@ export interface KeySplit {
 }
 
 /** Like a dev server: one share, threshold one. */
-export const DEFAULT_KEY_SPLIT: KeySplit = { shares: 1, threshold: 1 };
+const DEFAULT_KEY_SPLIT: KeySplit = { shares: 1, threshold: 1 };
 
 const ROOT_KEY_BYTES = 32;
 

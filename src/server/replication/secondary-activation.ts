@@ -5,7 +5,7 @@ import { readCaRoots } from './ca-roots.js';
 import type { PrimaryLink, SecondaryState } from './dr-state.js';
 import { errorText, normaliseApiAddr, PeerClient } from './peer-client.js';
 import { open, type KeyPair } from './sealed-box.js';
-import { ACTIVATE_PATH, type ActivateAnswer } from './stream-protocol.js';
+import { ACTIVATE_PATH, type ActivateAnswer, type ActivateRequest } from './stream-protocol.js';
 
 /** What a secondary-to-be reads from an activation token and uses to reach its primary. */
 
@@ -49,7 +49,7 @@ export async function primaryTargetFor(body: JsonObject, claims: ActivationClaim
 export async function activateWithPrimary(target: PrimaryTarget, token: string, ownApiAddr: string): Promise<ActivateAnswer> {
   const client = new PeerClient(target.api_addr, target.ca_pem);
   try {
-    const answer = await client.post(ACTIVATE_PATH, { token, api_address: ownApiAddr }, PEER_TIMEOUT_MS);
+    const answer = await client.post(ACTIVATE_PATH, { token, api_address: ownApiAddr } satisfies ActivateRequest, PEER_TIMEOUT_MS);
     if (answer.status !== 200) throw badRequest(`the DR primary at ${target.api_addr} refused the activation: ${errorText(answer)}`);
     const joined = (answer.body as { data?: ActivateAnswer } | null)?.data;
     if (!joined || typeof joined.credential !== 'string' || typeof joined.root_key !== 'string' || typeof joined.cluster_id !== 'string') {

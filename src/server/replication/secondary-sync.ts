@@ -1,5 +1,4 @@
 import type { KvStore } from '../storage/kv-store.js';
-import type { JsonValue } from '../util/json.js';
 import type { PrimaryLink } from './dr-state.js';
 import { errorText, PeerClient } from './peer-client.js';
 import { STREAM_PATH, type StreamAnswer, type StreamRequest } from './stream-protocol.js';
@@ -112,7 +111,7 @@ export class SecondarySync {
     switch (answer.kind) {
       case 'snapshot':
         this.state = 'merkle-sync';
-        await this.deps.store.replaceAll(answer.entries as Array<[string, JsonValue]>, answer.index);
+        await this.deps.store.replaceAll(answer.entries, answer.index);
         this.stream = answer.stream;
         this.lastRemoteWal = answer.index;
         this.state = 'stream-wals';

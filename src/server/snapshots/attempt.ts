@@ -38,7 +38,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   const { config, snapshot } = input;
   let url = '';
   try {
-    const store = (input.open ?? openObjectStore)(config as SnapshotStorageConfig, OPEN_OPTIONS);
+    const store = (input.open ?? openObjectStore)(config, OPEN_OPTIONS);
     const name = snapshotObjectName(config.path_prefix, config.file_prefix, input.nowNs);
     url = store.urlOf(name);
     input.onStarted?.(url);

@@ -20,7 +20,6 @@ import {
   STORAGE_TYPES,
   StorageError,
   storageFieldsOf,
-  type SnapshotStorageConfig,
   type StorageFieldKind,
   type StorageFieldSpec,
   type StorageType as SnapshotStorageType,
@@ -29,7 +28,7 @@ import { scrubSecrets } from '../../adapters/storage/errors.js';
 import { FieldError, toBool, toDurationSeconds, toInt, toStr } from '../util/fields.js';
 import type { JsonObject, JsonValue } from '../util/json.js';
 
-export const REDACTED = 'redacted';
+const REDACTED = 'redacted';
 
 interface CommonFields {
   /** Seconds, > 0. */
@@ -46,7 +45,7 @@ export interface LocalSnapshotConfig extends CommonFields {
   local_max_space: number;
 }
 
-export interface S3SnapshotConfig extends CommonFields {
+interface S3SnapshotConfig extends CommonFields {
   storage_type: 'provA-s3';
   provA_s3_bucket: string;
   provA_s3_region: string;
@@ -61,7 +60,7 @@ export interface S3SnapshotConfig extends CommonFields {
   provA_s3_kms_key: string;
 }
 
-export interface GcsSnapshotConfig extends CommonFields {
+interface GcsSnapshotConfig extends CommonFields {
   storage_type: 'provC-gcs';
   provC_gcs_bucket: string;
   provC_service_account_key: string;
@@ -69,7 +68,7 @@ export interface GcsSnapshotConfig extends CommonFields {
   provC_disable_tls: boolean;
 }
 
-export interface BlobSnapshotConfig extends CommonFields {
+interface BlobSnapshotConfig extends CommonFields {
   storage_type: 'provB-blob';
   provB_container_name: string;
   provB_account_name: string;
@@ -156,8 +155,8 @@ export function configView(config: SnapshotConfig): JsonObject {
 }
 
 /** The secret values of a configuration, to scrub from anything said about it. */
-export function secretsOf(config: SnapshotConfig): string[] {
-  return secretValuesOf(config as SnapshotStorageConfig);
+function secretsOf(config: SnapshotConfig): string[] {
+  return secretValuesOf(config);
 }
 
 /** Removes every secret of the configuration from a text. */
@@ -260,7 +259,7 @@ function checkS3Rules(fields: Record<string, JsonValue>): void {
 /** What the storage adapter itself refuses (an unknown provB_blob_environment, a key that is not JSON...). */
 function adapterCheck(config: SnapshotConfig): string | undefined {
   try {
-    openObjectStore(config as SnapshotStorageConfig);
+    openObjectStore(config);
     return undefined;
   } catch (err) {
     const message = err instanceof StorageError ? err.message : 'invalid storage settings';

@@ -26,12 +26,12 @@ import type { JsonValue } from '../util/json.js';
 import { compareBytes } from '../util/lists.js';
 import type { SnapshotKey } from './snapshot-key.js';
 
-export const SNAPSHOT_MAGIC = 'LOCKSTEP-SNAPSHOT';
-export const SNAPSHOT_FORMAT_VERSION = 3;
+const SNAPSHOT_MAGIC = 'LOCKSTEP-SNAPSHOT';
+const SNAPSHOT_FORMAT_VERSION = 3;
 /** Formats of earlier versions: recognised, refused. */
 const UNAUTHENTICATED_FORMATS = new Set([1, 2]);
 
-export interface SnapshotHeader {
+interface SnapshotHeader {
   format: number;
   cluster_name: string;
   cluster_id: string;

@@ -97,7 +97,7 @@ function openRestore(file: string, snapshot: SnapshotFile, keys: readonly Snapsh
   }
 }
 
-export async function readSnapshotFile(file: string): Promise<SnapshotFile> {
+async function readSnapshotFile(file: string): Promise<SnapshotFile> {
   let data: Buffer;
   try {
     data = await readFile(file);

@@ -16,7 +16,7 @@
  */
 import type { JsonObject } from '../util/json.js';
 
-export const ZERO_TIME = '0001-01-01T00:00:00Z';
+const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 export interface SnapshotStatus {
   lastStart?: Date;

@@ -28,7 +28,7 @@ export class KvStore {
     private readonly journal: Journal,
     initial?: { index: number; entries: Map<string, JsonValue> },
   ) {
-    this.data = initial?.entries ?? new Map();
+    this.data = initial?.entries ?? new Map<string, JsonValue>();
     for (const value of this.data.values()) deepFreeze(value);
     this.writeIndex = initial?.index ?? 0;
   }
@@ -155,7 +155,7 @@ export class KvStore {
 function deepFreeze<T extends JsonValue>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child as JsonValue);
+    for (const child of Object.values(value)) deepFreeze(child);
   }
   return value;
 }

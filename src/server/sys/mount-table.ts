@@ -6,7 +6,7 @@ import { badRequest } from '../http/reply.js';
 
 export type MountKind = 'auth' | 'secret';
 
-export interface MountConfig {
+interface MountConfig {
   default_lease_ttl: number;
   max_lease_ttl: number;
   force_no_cache: boolean;
@@ -143,7 +143,7 @@ export function storagePrefix(mount: MountEntry): string {
 }
 
 /** "ldap", "/ldap/" and "ldap/" are one path: "ldap/". */
-export function normalisePath(path: string): string {
+function normalisePath(path: string): string {
   return path.replace(/^\/+/, '').replace(/\/*$/, '/');
 }
 

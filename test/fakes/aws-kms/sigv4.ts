@@ -34,7 +34,7 @@ export function verifySigV4(
   const scope = `${date}/${region}/${service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(Buffer.from(canonical))].join('\n');
   let key = hmac(`AWS4${secret}`, date!);
-  for (const part of [region!, service!, 'aws4_request']) key = hmac(key, part);
+  for (const part of [region, service, 'aws4_request']) key = hmac(key, part);
   const expected = createHmac('sha256', key).update(toSign).digest();
   const given = Buffer.from(signature!, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {

@@ -84,7 +84,7 @@ export async function startFakeKeyVault(opts: FakeKeyVaultOptions = {}): Promise
       res.setHeader('WWW-Authenticate', `Bearer authorization="https://localhost:${port}/${tenantId}", resource="https://${vaultDomain}"`);
       return send(res, 401, { error: { code: 'Unauthorized', message: token ? 'AKV10000: Request is missing a valid Bearer token.' : 'AKV10000: Request is missing a Bearer or PoP token.' } });
     }
-    let parsed: Record<string, unknown> = {};
+    let parsed: Record<string, unknown>;
     try {
       parsed = parseJsonBody(body);
     } catch {

@@ -25,5 +25,5 @@ export type StateName = keyof typeof STATES;
 /** A request's enum value (name or number) as its name. */
 export function enumName<T extends Record<string, number>>(values: T, v: unknown): keyof T | undefined {
   if (typeof v === 'number') return (Object.keys(values) as Array<keyof T>).find((k) => values[k] === v);
-  return typeof v === 'string' && v in values ? (v as keyof T) : undefined;
+  return typeof v === 'string' && v in values ? v : undefined;
 }

@@ -1,6 +1,6 @@
 /** The Cloud KMS REST v1 resources the fake serves. */
 import { hashOfLength, signDigest } from '../aws-kms/digest-crypto.js';
-import { ALGORITHMS, PROTECTION_LEVELS, PURPOSES, STATES, enumName, type AlgorithmName, type PurposeName } from './enums.js';
+import { ALGORITHMS, PROTECTION_LEVELS, PURPOSES, STATES, enumName } from './enums.js';
 import { signingParams, type FakeCryptoKey, type FakeVersion, type KmsStore } from './keys.js';
 
 export interface RestResult {
@@ -71,9 +71,9 @@ export class KmsRest {
     if (!/^[a-zA-Z0-9_-]{1,63}$/.test(id)) return error(400, 'Invalid value for crypto_key_id.');
     const name = `${ring}/cryptoKeys/${id}`;
     if (this.store.keys.has(name)) return error(409, `CryptoKey ${name} already exists.`);
-    const purpose = enumName(PURPOSES, body.purpose) as PurposeName | undefined;
+    const purpose = enumName(PURPOSES, body.purpose);
     const template = (body.versionTemplate ?? {}) as Record<string, unknown>;
-    const algorithm = enumName(ALGORITHMS, template.algorithm ?? (purpose === 'ENCRYPT_DECRYPT' ? 'GOOGLE_SYMMETRIC_ENCRYPTION' : undefined)) as AlgorithmName | undefined;
+    const algorithm = enumName(ALGORITHMS, template.algorithm ?? (purpose === 'ENCRYPT_DECRYPT' ? 'GOOGLE_SYMMETRIC_ENCRYPTION' : undefined));
     if (!purpose || !algorithm) return error(400, 'The request must specify a valid purpose and version_template.algorithm.');
     if ((purpose === 'ASYMMETRIC_SIGN') !== (signingParams(algorithm) !== undefined)) return error(400, `Algorithm ${algorithm} is not valid for purpose ${purpose}.`);
     const protectionLevel = enumName(PROTECTION_LEVELS, template.protectionLevel) ?? 'SOFTWARE';

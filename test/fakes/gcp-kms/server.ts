@@ -39,7 +39,7 @@ export async function startFakeGcpKms(): Promise<FakeGcpKms> {
     const who = auth.check(req.headers.authorization);
     if (!who.ok) return send(res, 401, { error: { code: 401, message: who.message, status: 'UNAUTHENTICATED' } });
     calls.push({ method: req.method ?? '', path: url.pathname });
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = parseJsonBody(raw);
     } catch {

@@ -58,7 +58,7 @@ export async function startFakeGcs(opts: FakeGcsOptions = {}): Promise<FakeGcs> 
   const server = createServer((req, res) => {
     void readBody(req)
       .then((body) => route(fake, uploads, req, body, opts.pageSize ?? 1000))
-      .catch((err: Error) => ({ status: 500, json: errorBody(500, err.message, 'backendError') }) as Reply)
+      .catch((err: Error) => ({ status: 500, json: errorBody(500, err.message, 'backendError') }))
       .then((reply) => send(res, reply));
   });
   fake.port = await listenOnLoopback(server);

@@ -31,7 +31,7 @@ describe('snapshot-policy.schema.json and the field table', () => {
       'provC-gcs': { provC_gcs_bucket: 'b' },
     };
     for (const type of STORAGE_TYPES) {
-      const parsed = parseConfigWrite({ interval: 1, path_prefix: 'p/', storage_type: type, ...minimal[type] } as never);
+      const parsed = parseConfigWrite({ interval: 1, path_prefix: 'p/', storage_type: type, ...minimal[type] });
       if (!parsed.ok) throw new Error(parsed.errors.join('; '));
       const view = configView(parsed.config);
       const readable = comparedFieldsOf(type).map((f) => f.name);

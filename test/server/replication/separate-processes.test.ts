@@ -43,10 +43,10 @@ async function serveEast(extra: string[] = []): Promise<Child> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (children.delete(child), resolve(code))));
-  createInterface({ input: child.stderr! }).on('line', (line) => childLogs.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => childLogs.push(line));
   const lines: string[] = [];
   const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       lines.push(line);
       if (lines.length === 1) resolve(line);
     });

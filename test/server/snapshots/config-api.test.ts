@@ -111,7 +111,7 @@ describe('snapshot-auto config validation', () => {
       'provB_account_name is required',
       'provB_account_key is required',
     );
-    await expect400({ ...blob, provB_blob_environment: 'moon' }, expect.stringContaining('unknown provB_blob_environment') as unknown as string);
+    await expect400({ ...blob, provB_blob_environment: 'moon' }, expect.stringContaining('unknown provB_blob_environment'));
   });
 
   it('reports every problem at once', async () => {

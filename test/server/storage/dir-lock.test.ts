@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -56,11 +56,11 @@ interface Racer {
 
 function racer(dir: string): Racer {
   const child = spawn(process.execPath, [childScript, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return {
-    send: (line) => child.stdin!.write(`${line}\n`),
-    end: () => child.stdin!.end('end\n'),
+    send: (line) => child.stdin.write(`${line}\n`),
+    end: () => child.stdin.end('end\n'),
     next: async () => {
       const { value, done } = await lines.next();
       if (done) throw new Error('a racer ended early');

@@ -13,7 +13,7 @@ export interface NodeChild {
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
   /** Everything written to stderr so far. */
-  stderr(): string;
+  stderr: () => string;
 }
 
 export class NodeChildren {
@@ -24,14 +24,14 @@ export class NodeChildren {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.running.add(child);
     let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) =>
       child.once('exit', (code) => {
         this.running.delete(child);
         resolve(code);
       }),
     );
-    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
     return { child, lines, exited, stderr: () => stderr };
   }
 

@@ -7,7 +7,7 @@ import type { AwsKmsKeyConfig } from '../types.js';
 
 /** The spec's provAkms `key_type` values (compared case-insensitively). */
 export const AWS_KEY_TYPES = ['RSA', 'ECDSA'] as const;
-export type AwsKeyType = (typeof AWS_KEY_TYPES)[number];
+type AwsKeyType = (typeof AWS_KEY_TYPES)[number];
 
 function isAwsKeyType(text: string): text is AwsKeyType {
   return (AWS_KEY_TYPES as readonly string[]).includes(text);

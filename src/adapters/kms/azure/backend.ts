@@ -17,7 +17,7 @@ const SHA2: Partial<Record<HashAlgorithm, string>> = { 'sha2-256': '256', 'sha2-
 function signatureAlgorithm(hash: HashAlgorithm, usePss: boolean): SignatureAlgorithm {
   const bits = SHA2[hash];
   if (!bits) throw new KeyBackendError('unsupported', 'provBkeyvault', `hash_algorithm ${hash} is not supported (Key Vault signs sha2-256, sha2-384 and sha2-512 digests)`);
-  return `${usePss ? 'PS' : 'RS'}${bits}` as SignatureAlgorithm;
+  return `${usePss ? 'PS' : 'RS'}${bits}`;
 }
 
 export class AzureKeyVaultBackend implements KeyBackend {

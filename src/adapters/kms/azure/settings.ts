@@ -22,7 +22,7 @@ export const AZURE_KEY_TYPES = ['RSA-HSM'] as const;
 
 /** The spec's environment names (the provider's cloud names, renamed as the spec renames them). */
 export const AZURE_ENVIRONMENTS = ['PROVBPUBLICCLOUD', 'PROVBCHINACLOUD', 'PROVBUSGOVERNMENTCLOUD', 'PROVBGERMANCLOUD'] as const;
-export type AzureEnvironment = (typeof AZURE_ENVIRONMENTS)[number];
+type AzureEnvironment = (typeof AZURE_ENVIRONMENTS)[number];
 
 const ENVIRONMENTS: Readonly<Record<AzureEnvironment, { vaultSuffix: string; authorityHost: string }>> = {
   PROVBPUBLICCLOUD: { vaultSuffix: 'vault.azure.net', authorityHost: 'https://login.microsoftonline.com' },

@@ -17,7 +17,7 @@ type CryptoKeyVersion = protos.google.cloud.kms.v1.ICryptoKeyVersion;
 
 /** Enum values arrive as names or numbers depending on transport; compare names. */
 function enumName(values: Record<string | number, string | number>, v: unknown): string {
-  return typeof v === 'number' ? String(values[v]) : String(v ?? '');
+  return typeof v === 'number' ? String(values[v]) : typeof v === 'string' ? v : '';
 }
 
 export class GcpKmsBackend implements KeyBackend {

@@ -2,7 +2,7 @@
 import { KeyBackendError, firstLine, type KeyBackendErrorCode } from '../errors.js';
 
 /** The CKR_* name of a pkcs11js Pkcs11Error, or undefined for anything else. */
-export function ckrName(err: unknown): string | undefined {
+function ckrName(err: unknown): string | undefined {
   if (!(err instanceof Error)) return undefined;
   return /^(CKR_[A-Z0-9_]+)/.exec(err.message)?.[1];
 }

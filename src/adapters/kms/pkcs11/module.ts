@@ -51,16 +51,3 @@ export function loadModule(path: string): Pkcs11Module {
   modules.set(path, loaded);
   return loaded;
 }
-
-/** Finalizes and unloads every cached library (process shutdown; tests). */
-export function finalizeAllModules(): void {
-  for (const m of modules.values()) {
-    try {
-      m.lib.C_Finalize();
-      m.lib.close();
-    } catch {
-      // best effort at shutdown
-    }
-  }
-  modules.clear();
-}

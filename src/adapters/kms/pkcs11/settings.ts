@@ -64,7 +64,7 @@ export function readPkcs11Settings(config: Pkcs11KeyConfig, libraries: Record<st
 }
 
 /** `library` names a kms_library stanza; a value with a `/` is already a path. */
-export function resolveLibrary(library: string, libraries: Record<string, string>): string {
+function resolveLibrary(library: string, libraries: Record<string, string>): string {
   if (library.includes('/')) return library;
   const path = libraries[library];
   if (!path) throw new KeyBackendError('config', 'pkcs11', `library "${library}" is not a configured kms_library`);

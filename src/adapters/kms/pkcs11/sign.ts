@@ -28,7 +28,7 @@ export function assertKeyFits(key: PrivateKeyInfo, mechanism: number): KeyFamily
 
 /** The token must offer the raw mechanism for signing. */
 export function assertTokenSigns(lib: PKCS11, slot: ResolvedSlot, mechanism: number): void {
-  let flags = 0;
+  let flags: number;
   try {
     flags = lib.C_GetMechanismInfo(slot.handle, mechanism).flags;
   } catch (err) {

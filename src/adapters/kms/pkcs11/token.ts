@@ -30,7 +30,7 @@ export interface ResolvedSlot {
 }
 
 /** A slot handle (CK_ULONG, little-endian) as the decimal the spec's `slot` field uses. */
-export function slotDecimal(handle: Handle): string {
+function slotDecimal(handle: Handle): string {
   return handle.length >= 8 ? handle.readBigUInt64LE(0).toString() : handle.readUInt32LE(0).toString();
 }
 

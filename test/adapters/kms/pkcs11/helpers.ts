@@ -18,6 +18,7 @@ export async function rejection(p: Promise<unknown>): Promise<KeyBackendError> {
  * `delayMs`, so concurrency becomes observable. Returns a restore function and the counters.
  */
 export function instrumentSigning(lib: PKCS11, delayMs: number): { peak: () => number; count: () => number; restore: () => void } {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to restore, and called with apply(this)
   const original = lib.C_SignAsync;
   let active = 0;
   let peak = 0;

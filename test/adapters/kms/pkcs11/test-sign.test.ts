@@ -197,6 +197,7 @@ describe('sessions and parallelism', () => {
 
   it('a signature that does not verify is a verify error', async () => {
     const lib = loadModule(hsm.library).lib;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to restore, and called with apply(this)
     const original = lib.C_SignAsync;
     lib.C_SignAsync = async function (this: typeof lib, ...args: Parameters<typeof original>) {
       const sig = await original.apply(this, args);
@@ -213,6 +214,7 @@ describe('sessions and parallelism', () => {
 
   it('force_rw_session opens read-write sessions', async () => {
     const lib = loadModule(hsm.library).lib;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to restore, and called with call(this)
     const original = lib.C_OpenSession;
     const flags: number[] = [];
     lib.C_OpenSession = function (this: typeof lib, slot: Buffer, f: number) {
