@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './support/slowest-first.js';
 
 /**
  * Folders whose tests run in this process only (no servers, no environment left changed): their
@@ -18,6 +19,7 @@ export default defineConfig({
     // Vitest's default is one worker less than the cores: one on the 2-core machine. Most files
     // wait on servers and child processes, so two keep both cores busy.
     maxWorkers: 2,
+    sequence: { sequencer: SlowestFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
