@@ -3,10 +3,16 @@ import { defineConfig } from 'vitest/config';
 import { SlowestFirst } from './support/slowest-first.js';
 
 /**
- * Folders whose tests run in this process only (no servers, no environment left changed): their
- * files share one module cache per worker instead of each paying a fresh process and import.
+ * Folders whose tests leave nothing behind in their process (servers closed, environment and
+ * timers restored): their files share one module cache per worker instead of each paying a fresh
+ * process and import. Not among them: SoftHSM (read once per process: test/server/managed-keys,
+ * adapters, check), vi.mock (test/server/ldap), and the environment a file sets for its SDKs.
  */
-const IN_PROCESS = ['architecture', 'apply', 'build', 'commands', 'core', 'diff', 'kinds', 'load', 'order', 'planfile', 'render', 'validate', 'values'].map((d) => `test/${d}/**/*.test.ts`);
+const IN_PROCESS = [
+  ...['architecture', 'apply', 'build', 'client', 'commands', 'core', 'diff', 'kinds', 'load', 'order', 'planfile', 'render', 'validate', 'values'].map((d) => `test/${d}/**/*.test.ts`),
+  'test/server/*.test.ts',
+  ...['http', 'replication', 'snapshots', 'storage', 'util'].map((d) => `test/server/${d}/**/*.test.ts`),
+];
 /** Measures how lockstep adapts to real latency: it runs alone, after the rest, so no other test's load is in its figures. */
 const ALONE = ['test/e2e/distance.test.ts'];
 
