@@ -27,6 +27,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Backoff timings (tests shorten them). */
   backoff?: Partial<BackoffPolicy>;
+  /** Waits before a retry; default: a timer. Tests pass one that records the wait instead of sleeping. */
+  wait?: (ms: number) => Promise<void>;
   /** The HTTP proxy to go through; default: from the environment (see proxy.ts); null: none. */
   proxy?: ProxySettings | null;
 }
@@ -38,7 +40,7 @@ export interface HttpClusterClient extends ClusterClient {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-const DEFAULT_RETRIES = 4;
+export const DEFAULT_RETRIES = 4;
 const DEFAULT_USER_AGENT = 'lockstep/0.1';
 
 export function createClusterClient(target: ClusterTarget, opts: ClientOptions): HttpClusterClient {
@@ -109,6 +111,7 @@ class HttpClient implements HttpClusterClient {
   readonly #retries: number;
   readonly #userAgent: string;
   readonly #backoff: BackoffPolicy;
+  readonly #wait: (ms: number) => Promise<void>;
   readonly #basePath: string;
   #requestCount = 0;
 
@@ -147,6 +150,7 @@ class HttpClient implements HttpClusterClient {
     this.#retries = opts.retries ?? DEFAULT_RETRIES;
     this.#userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
     this.#backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+    this.#wait = opts.wait ?? sleep;
   }
 
   get requestCount(): number {
@@ -268,7 +272,7 @@ class HttpClient implements HttpClusterClient {
     if (this.#deadline !== undefined && delayMs >= this.#deadline.remainingMs()) {
       return Promise.reject(this.#transportError(call, this.#deadline.reached(), attempt + 1));
     }
-    return sleep(delayMs).then(() => this.#attempt(call, attempt + 1));
+    return this.#wait(delayMs).then(() => this.#attempt(call, attempt + 1));
   }
 
   /** Texts to scrub from any message built from an answer: a server may echo what it was sent. */

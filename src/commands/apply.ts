@@ -45,7 +45,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g.deadline);
+  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   if (saved) refuseStale(saved, run);
 

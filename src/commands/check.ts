@@ -24,7 +24,7 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: false }, out);
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
-      const clients = new ClusterClientPool(prepared.clusters, AUTO, g.deadline);
+      const clients = new ClusterClientPool(prepared.clusters, AUTO, g);
       for (const kind of prepared.kinds) {
         const state = prepared.desired.get(kind.kind);
         if (state && kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));

@@ -1,26 +1,26 @@
 import { formatCount } from '../core/count.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
-import type { RunDeadline } from '../client/deadline.js';
 import { createClusterClient } from '../client/http-client.js';
 import { AUTO, ConcurrencyLimiter, type ConcurrencySetting, type LimiterReport } from '../client/limiter.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClientPool } from '../kinds/kind.js';
+import type { ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
 
 /** One client per cluster, each with its own concurrency limit (`--concurrency`). */
 export class ClusterClientPool implements ClientPool {
   readonly #clients = new Map<string, { client: ClusterClient; limiter: ConcurrencyLimiter }>();
   readonly #setting: ConcurrencySetting;
-  readonly #deadline: RunDeadline | undefined;
+  readonly #limits: ServerLimits;
 
   constructor(
     readonly targets: ReadonlyMap<string, ClusterTarget>,
     concurrency: ConcurrencySetting = AUTO,
-    deadline?: RunDeadline,
+    limits: ServerLimits = {},
   ) {
     this.#setting = concurrency;
-    this.#deadline = deadline;
+    this.#limits = limits;
   }
 
   get(cluster: string): ClusterClient {
@@ -30,7 +30,8 @@ export class ClusterClientPool implements ClientPool {
       if (!target) throw new CliError(`unknown cluster "${cluster}"`);
       // Per cluster: ten clusters of a drift check each get the whole limit, not a tenth of it.
       const limiter = new ConcurrencyLimiter(this.#setting);
-      c = { client: createClusterClient(target, { limiter, ...(this.#deadline ? { deadline: this.#deadline } : {}) }), limiter };
+      const { deadline, retries } = this.#limits;
+      c = { client: createClusterClient(target, { limiter, ...(deadline ? { deadline } : {}), ...(retries !== undefined ? { retries } : {}) }), limiter };
       this.#clients.set(cluster, c);
     }
     return c.client;

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { PlanFlags } from '../kinds/kind.js';
 import { durationSeconds } from '../values/index.js';
 import { RunDeadline } from '../client/deadline.js';
+import { DEFAULT_RETRIES } from '../client/http-client.js';
 import { CliError } from './errors.js';
 
 /** The global options that say how manifests' values and references are read. */
@@ -15,7 +16,15 @@ export interface GlobalOptions extends ReferenceFlags {
   color: boolean;
   /** `--timeout`: the run's total deadline for talking to servers, from now. */
   deadline?: RunDeadline;
+  /** `--retries`: further attempts of a call that is safe to repeat; the client's default when absent. */
+  retries?: number;
 }
+
+/** How long a run may keep trying servers: what every cluster's client of the run is given. */
+export type ServerLimits = Pick<GlobalOptions, 'deadline' | 'retries'>;
+
+/** The most `--retries`: each waits up to twice the one before, at most 2 s, so ten give up on a dead server within about 15 s a call. */
+const MAX_RETRIES = 10;
 
 /** Declares the options every command takes on the program. */
 export function addGlobalOptions(program: Command): Command {
@@ -26,16 +35,18 @@ export function addGlobalOptions(program: Command): Command {
       '--allow-files-outside-root',
       '${file:} references may read files outside the git work tree of the manifest (or, outside git, the directory given)',
     )
-    .option('--timeout <duration>', 'the most time a run may spend on servers, e.g. 90s or 10m (default: none)');
+    .option('--timeout <duration>', 'the most time a run may spend on servers, e.g. 90s or 10m (default: none)')
+    .option('--retries <n>', `further attempts of a read or other call safe to repeat, after a connection failure, 429 or 5xx: 0 to ${MAX_RETRIES} (default: ${DEFAULT_RETRIES})`);
 }
 
 /** Call once per run, when the command starts: `--timeout` counts from here. */
 export function globalOptions(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string }>();
+  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string; retries?: string }>();
   return {
     color: o.color !== false,
     ...referenceFlags(o),
     ...(o.timeout !== undefined ? { deadline: runDeadline(o.timeout) } : {}),
+    ...(o.retries !== undefined ? { retries: retryCount(o.retries) } : {}),
   };
 }
 
@@ -47,6 +58,12 @@ function runDeadline(text: string): RunDeadline {
   const seconds = durationSeconds(text);
   if (seconds === undefined || seconds < 1) throw new CliError(`--timeout must be a duration of at least 1s, such as 90s, 10m or 1h (got ${JSON.stringify(text)})`);
   return new RunDeadline(seconds * 1000);
+}
+
+function retryCount(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > MAX_RETRIES) throw new CliError(`--retries must be a whole number from 0 to ${MAX_RETRIES} (got ${JSON.stringify(text)})`);
+  return n;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { RunDeadline } from '../client/deadline.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { PlanNote } from '../core/plan.js';
@@ -11,7 +10,7 @@ import { makeChalk } from '../render/vocabulary.js';
 import { manifestText } from '../load/manifest-writer.js';
 import { AUTO } from '../client/limiter.js';
 import { ClusterClientPool } from './clients.js';
-import { globalOptions, referenceFlags } from './common-options.js';
+import { globalOptions, referenceFlags, type ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
 import type { Output } from './output.js';
 import { describeError, prepareOrFail } from './pipeline.js';
@@ -44,14 +43,14 @@ export function registerExport(program: Command, output: () => Output, exit: (co
       const clusters = paths.length
         ? (await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: true }, out)).clusters
         : await implicitClusterOrFail(process.env);
-      exit(await runExport(clusters, flags, out, g.deadline));
+      exit(await runExport(clusters, flags, out, g));
     });
 }
 
-async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, deadline: RunDeadline | undefined): Promise<number> {
+async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, limits: ServerLimits): Promise<number> {
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
-  const pool = new ClusterClientPool(clusters, AUTO, deadline);
+  const pool = new ClusterClientPool(clusters, AUTO, limits);
   output.redaction.addAll(pool.secretTexts());
   const read = await withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output));
   // Files lockstep writes hold no secret either: a server value that is one of this run's

@@ -38,7 +38,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const commentLimit = parseCommentLimit(flags.commentLimit);
   const prune = flags.prune === true;
   const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
-  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g.deadline);
+  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g);
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));

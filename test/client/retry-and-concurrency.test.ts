@@ -74,20 +74,34 @@ describe('retries', () => {
     expect(s.seen).toHaveLength(3);
   });
 
+  /** Records each wait before a retry, and how many requests the server had seen when it was asked for. */
+  function recordedWaits(s: TestServer): { waits: Array<{ ms: number; seen: number }>; wait: (ms: number) => Promise<void> } {
+    const waits: Array<{ ms: number; seen: number }> = [];
+    return { waits, wait: async (ms) => void waits.push({ ms, seen: s.seen.length }) };
+  }
+
   it('honours Retry-After in seconds', async () => {
     const s = await flaky([[429, { 'Retry-After': '1' }]]);
-    const t0 = Date.now();
-    expect(await client(s.baseUrl).read('x')).toEqual({ ok: true });
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    const { waits, wait } = recordedWaits(s);
+    expect(await client(s.baseUrl, { wait }).read('x')).toEqual({ ok: true });
+    // One wait of the second the server asked for (the backoff's 5 ms at most is less), between the two requests.
+    expect(waits).toEqual([{ ms: 1000, seen: 1 }]);
+    expect(s.seen).toHaveLength(2);
   });
 
   it('caps a long Retry-After', async () => {
     const s = await flaky([[503, { 'Retry-After': '3600' }]]);
-    const t0 = Date.now();
+    const { waits, wait } = recordedWaits(s);
+    await client(s.baseUrl, { backoff: { baseMs: 1, capMs: 5, maxRetryAfterMs: 50 }, wait }).read('x');
+    expect(waits).toEqual([{ ms: 50, seen: 1 }]);
+  });
+
+  it('waits for real: a retry starts only when the wait is over', async () => {
+    const s = await flaky([[429, { 'Retry-After': '1' }]]);
+    const t0 = performance.now();
     await client(s.baseUrl, { backoff: { maxRetryAfterMs: 50 } }).read('x');
-    const elapsed = Date.now() - t0;
-    expect(elapsed).toBeGreaterThanOrEqual(45);
-    expect(elapsed).toBeLessThan(1000);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(45);
+    expect(s.seen).toHaveLength(2);
   });
 
   it('retries a GET after a dropped connection, but not a POST', async () => {

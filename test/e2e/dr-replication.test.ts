@@ -356,20 +356,23 @@ describe('DR replication through the CLI: east, west and south', () => {
     const westSet = await drManifest('west-primary', 'west', ['east', 'south']);
     await proxies.get('east')!.close();
     await east.kill();
+    // east refuses every connection now: one retry each (not the default four, whose waits add
+    // up to seconds a command) still goes through the retry path before east counts as down.
+    const eastDown = ['--retries', '1'];
 
-    const eastGone = await cli('plan', ...eastSet);
+    const eastGone = await cli('plan', ...eastSet, ...eastDown);
     expect(eastGone.code).toBe(1);
     expect(eastGone.stderr).toContain('east, the desired DR primary, is unreachable');
 
-    const refused = await cli('plan', ...westSet);
+    const refused = await cli('plan', ...westSet, ...eastDown);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('the plan is refused');
     expect(refused.stderr).toContain('east is unreachable and may still be DR primary');
     expect(refused.stderr).toContain('--allow-unreachable-primary');
-    expect((await cli('apply', ...westSet, '--auto-approve')).code).toBe(1);
+    expect((await cli('apply', ...westSet, '--auto-approve', ...eastDown)).code).toBe(1);
     expect((await status('west')).mode).toBe('secondary');
 
-    const plan = await cli('plan', ...westSet, '--allow-unreachable-primary', '--detailed-exitcode');
+    const plan = await cli('plan', ...westSet, '--allow-unreachable-primary', '--detailed-exitcode', ...eastDown);
     expect(plan.code, plan.stderr).toBe(2);
     expect(steps(plan.stdout)).toEqual([
       'west:sys/replication/dr/secondary/promote',
@@ -380,11 +383,11 @@ describe('DR replication through the CLI: east, west and south', () => {
       'south:sys/replication/dr/secondary/operation-token/delete',
     ]);
     expect(plan.stdout).toContain('warning: west:sys/replication/dr: DrReplication prod: west is promoted while east is unreachable');
-    const applied = await cli('apply', ...westSet, '--allow-unreachable-primary', '--auto-approve');
+    const applied = await cli('apply', ...westSet, '--allow-unreachable-primary', '--auto-approve', ...eastDown);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    await expectEmptyPlan(westSet, '--allow-unreachable-primary');
+    await expectEmptyPlan(westSet, '--allow-unreachable-primary', ...eastDown);
     // Without the flag the outage is not acknowledged: a drift check must fail, not pass.
-    const unacknowledged = await cli('plan', ...westSet, '--detailed-exitcode');
+    const unacknowledged = await cli('plan', ...westSet, '--detailed-exitcode', ...eastDown);
     expect(unacknowledged.code).toBe(1);
     expect(unacknowledged.stderr).toContain('east is unreachable: lockstep cannot confirm it follows west');
     expect(await status('west')).toMatchObject({ mode: 'primary', known_secondaries: ['south'] });
