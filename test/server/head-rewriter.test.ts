@@ -69,6 +69,9 @@ describe('HeadRewriter', () => {
     expect(run(input)).toBe(input);
   });
 
+  // The service's Go server reads a request line and answers 400 to one that is not HTTP
+  // (net/http server.go, readRequest: "malformed HTTP request"); Node's parser does the same once
+  // it has the bytes.
   it('hands on at once bytes that cannot begin a request (a TLS ClientHello), not waiting for a line end', () => {
     const rewriter = new HeadRewriter();
     const hello = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc]);
@@ -79,5 +82,20 @@ describe('HeadRewriter', () => {
     const split = new HeadRewriter();
     expect(split.feed(Buffer.from('LI'))).toEqual([]);
     expect(Buffer.concat(split.feed(Buffer.from('ST /v1/a HTTP/1.1\r\n\r\n'))).toString()).toBe('GET /v1/a?list=true HTTP/1.1\r\n\r\n');
+  });
+
+  it('a head shorter than "LIST " and blank lines read apart from the request they precede are passed on, not thrown on', () => {
+    // Both threw a RangeError in a socket listener, which ended the whole emulator.
+    expect(run('X\n\n')).toBe('X\n\n');
+    const rewriter = new HeadRewriter();
+    expect(rewriter.feed(Buffer.from('\r\n\r\n'))).toEqual([]);
+    const request = 'LIST /v1/sys/auth HTTP/1.1\r\nHost: a\r\n\r\n';
+    expect(Buffer.concat(rewriter.feed(Buffer.from(request))).toString()).toBe('\r\n\r\nGET /v1/sys/auth?list=true HTTP/1.1\r\nHost: a\r\n\r\n');
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.array(fc.nat(), { maxLength: 6 }), (bytes, splits) => {
+        const input = Buffer.from(bytes).toString('latin1');
+        expect(() => run(input, splits)).not.toThrow();
+      }),
+    );
   });
 });

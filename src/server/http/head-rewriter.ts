@@ -124,9 +124,12 @@ for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl
 
 /** Index just past the blank line ending a head (CRLFCRLF, or bare LFs); -1 if not there yet. */
 function headEnd(buffer: Buffer, from: number): number {
-  // Blank lines before a request line are allowed and ignored by the parser.
-  let start = from;
-  if (from === 0) while (start < buffer.length && (buffer[start] === 0x0d || buffer[start] === 0x0a)) start++;
+  // Blank lines before a request line are allowed and ignored by the parser, however many
+  // reads they came in: skipped on every call, not only the first (blank lines alone read
+  // first made the next request's head look like an empty one).
+  let blank = 0;
+  while (blank < buffer.length && (buffer[blank] === 0x0d || buffer[blank] === 0x0a)) blank++;
+  const start = Math.max(blank, from);
   for (let i = buffer.indexOf(0x0a, start); i !== -1; i = buffer.indexOf(0x0a, i + 1)) {
     if (buffer[i + 1] === 0x0a) return i + 2;
     if (buffer[i + 1] === 0x0d && buffer[i + 2] === 0x0a) return i + 3;
@@ -137,6 +140,8 @@ function headEnd(buffer: Buffer, from: number): number {
 function rewriteListLine(head: Buffer): Buffer {
   let start = 0;
   while (head[start] === 0x0d || head[start] === 0x0a) start++;
+  // Buffer#compare throws past the end: a head shorter than "LIST " is not a LIST line.
+  if (head.length - start < LIST_PREFIX.length) return head;
   if (head.compare(LIST_PREFIX, 0, LIST_PREFIX.length, start, start + LIST_PREFIX.length) !== 0) return head;
   const lineEnd = head.indexOf(0x0a, start);
   const line = head.toString('latin1', start, lineEnd);

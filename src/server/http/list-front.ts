@@ -49,7 +49,16 @@ class RewritingSocket extends Duplex {
   constructor(private readonly socket: Socket) {
     super({ allowHalfOpen: true });
     socket.on('data', (chunk: Buffer) => {
-      for (const part of this.rewriter.feed(chunk)) {
+      let parts: Buffer[];
+      try {
+        parts = this.rewriter.feed(chunk);
+      } catch {
+        // Whatever one connection sent, it ends that connection, never the server (a throw
+        // here is an uncaught exception in a socket listener: the whole process would exit).
+        socket.destroy();
+        return;
+      }
+      for (const part of parts) {
         if (!this.push(part)) socket.pause();
       }
     });
