@@ -162,6 +162,8 @@ export class AdaptiveLimit implements LimitAlgorithm {
   }
 
   #backOff(s: Sample): void {
+    // A refusal is a decision: the next window's connections are open, so it is no warm-up.
+    this.#warmedUp = true;
     this.#slowStart = false;
     this.#ceiling = Math.max(this.min, s.inFlight - 1);
     this.#windowsAtCeiling = 0;

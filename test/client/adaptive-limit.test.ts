@@ -87,6 +87,22 @@ describe('the adaptive concurrency limit (issue 16.2)', () => {
     expect(Math.max(...limits)).toBe(16);
   });
 
+  it('#16.2: a refusal in the first window ends the warm-up: the next window decides', () => {
+    const limit = new AdaptiveLimit();
+    for (let i = 1; i <= 10; i++) limit.onSample({ startedAt: 0, endedAt: 20, inFlight: i, outcome: 'ok' });
+    limit.onSample({ startedAt: 0, endedAt: 21, inFlight: 16, outcome: 'dropped' });
+    const afterRefusal = limit.limit;
+    expect(afterRefusal).toBeLessThan(16);
+    // Flat answers under the new limit, all sent after the refusal. It is at the ceiling the
+    // refusal taught, so it probes one past it every eight windows: after eight, it has, unless
+    // the first of them was thrown away as a warm-up (its connections were already open).
+    for (let w = 0; w < 8; w++) {
+      const t = 30 + w * 30;
+      for (let i = 1; i <= limit.limit; i++) limit.onSample({ startedAt: t, endedAt: t + 20, inFlight: i, outcome: 'ok' });
+    }
+    expect(limit.limit).toBeGreaterThan(afterRefusal);
+  });
+
   it('#16.2: against a quota of 64 in flight, it backs off below the quota at the first 429 and refuses under 1% after', () => {
     const quota = 64;
     const limit = new AdaptiveLimit();
