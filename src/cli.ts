@@ -9,6 +9,7 @@ import { registerExport } from './commands/export.js';
 import { registerGraph } from './commands/graph.js';
 import { processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
 import { RedactionSet } from './core/redaction.js';
+import { printable } from './core/text-escape.js';
 import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
 import { registerShow } from './commands/show.js';
@@ -68,11 +69,13 @@ function reportError(err: unknown, output: Output): number {
     // help and version exit 0; usage errors were already printed by commander.
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 1;
   }
+  // A message may quote a server's answer (a mount's type, an error text): its control
+  // characters are shown escaped, never sent to the terminal (line breaks and tabs kept).
   if (err instanceof CliError) {
-    output.err(`error: ${err.message}`);
+    output.err(`error: ${printable(err.message)}`);
     return err.exitCode;
   }
-  output.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+  output.err(`error: ${printable(err instanceof Error ? err.message : String(err))}`);
   return 1;
 }
 

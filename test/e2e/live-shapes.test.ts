@@ -145,6 +145,15 @@ describe('LdapAuth', () => {
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: GET sys/auth: field "ldap/" is a string, expected an object');
   }, SLOW);
 
+  it('a server text quoted in an error reaches the terminal with its control characters escaped', async () => {
+    served.proxy.rewrite('GET sys/auth', withData((d) => ((d['ldap/'] as Record<string, unknown>)['type'] = '\u001b[2Jnot-ldap')));
+    const run = await cli(['plan', await manifest(LDAP)]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('is a "\\u001b[2Jnot-ldap" method, not ldap');
+    expect(run.stderr).not.toContain('\u001b');
+    served.proxy.clear();
+  }, SLOW);
+
   it('#13.1/#13.2: users and groups the server names unaddressably are shown and never touched by plan --prune or apply --prune', async () => {
     const bad = ['a/b', '..', '.', 'x\u0001y'];
     served.proxy.rewrite('LIST auth/ldap/users', withNames(...bad));
