@@ -23,7 +23,7 @@ export interface GlobalOptions extends ReferenceFlags {
 /** How long a run may keep trying servers: what every cluster's client of the run is given. */
 export type ServerLimits = Pick<GlobalOptions, 'deadline' | 'retries'>;
 
-/** The most `--retries`: each waits up to twice the one before, at most 2 s, so ten give up on a dead server within about 15 s a call. */
+/** The most `--retries`: the backoff doubles up to 2 s a wait (a server's Retry-After may ask up to 10 s), so ten end within 15 to 100 s a call. */
 const MAX_RETRIES = 10;
 
 /** Declares the options every command takes on the program. */
@@ -36,7 +36,7 @@ export function addGlobalOptions(program: Command): Command {
       '${file:} references may read files outside the git work tree of the manifest (or, outside git, the directory given)',
     )
     .option('--timeout <duration>', 'the most time a run may spend on servers, e.g. 90s or 10m (default: none)')
-    .option('--retries <n>', `further attempts of a read or other call safe to repeat, after a connection failure, 429 or 5xx: 0 to ${MAX_RETRIES} (default: ${DEFAULT_RETRIES})`);
+    .option('--retries <n>', `further attempts of a call to a cluster that is safe to repeat, after a connection failure, 429 or 5xx: 0 to ${MAX_RETRIES} (default: ${DEFAULT_RETRIES}; check's probes of directories, KMS and storage keep their own)`);
 }
 
 /** Call once per run, when the command starts: `--timeout` counts from here. */

@@ -2,7 +2,6 @@ type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** Canonical JSON: object keys sorted, so equal values give equal text (fingerprints, compare). */
 /**
  * A value read from JSON as text for a message: a string as it is, anything else as compact
  * JSON (never "[object Object]" for an object the server answered where text was expected).
@@ -13,6 +12,7 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(value) ?? typeof value;
 }
 
+/** Canonical JSON: object keys sorted, so equal values give equal text (fingerprints, compare). */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }

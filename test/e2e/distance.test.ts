@@ -48,7 +48,7 @@ function summaryOf(stderr: string): { limit: number; peak: number; dropped: numb
 }
 
 describe('at a distance (issue 16)', () => {
-  it('#16.2: against serve --latency 20, the default concurrency grows past 16 in flight, and the plan after is empty', async () => {
+  it('#16.2: against serve --latency 20, the default concurrency grows to twice 16 in flight and more, and the plan after is empty', async () => {
     server = await startServer({ port: 0, rootToken: TOKEN, latencyMs: 20 });
     const env = { SERVICE_ADDR: server.clusters[0]!.baseUrl, SERVICE_TOKEN: TOKEN };
     const file = path.join(dir, 'far.yaml');
@@ -56,17 +56,17 @@ describe('at a distance (issue 16)', () => {
 
     const apply = await runCli(['apply', file, '--auto-approve'], { env });
     expect(apply.code, apply.stderr).toBe(0);
-    // Past the fixed 16 (one slow-start step is 24). How far past it gets in 3,200 objects
+    // Past the fixed 16 by at least two slow-start steps (16, 24, 36). How far past it gets in 3,200 objects
     // depends on how fast this shared 2-core machine runs the client: under a load average of 7
     // the client's own delays read as a queue and it stopped at 36. How far it goes with the
     // machine to itself is the bench's to measure (bench:distance), the model's to pin
     // (test/client/adaptive-limit.test.ts).
-    expect(summaryOf(apply.stderr).peak).toBeGreaterThan(16);
+    expect(summaryOf(apply.stderr).peak).toBeGreaterThanOrEqual(32);
 
     const plan = await runCli(['plan', file, '--detailed-exitcode'], { env });
     expect(plan.code, plan.stderr).toBe(0);
     const { peak, limit } = summaryOf(plan.stderr);
-    expect(peak).toBeGreaterThan(16);
+    expect(peak).toBeGreaterThanOrEqual(32);
     expect(limit).toBeGreaterThan(16);
     // stdout is the plan and only the plan.
     expect(plan.stdout).not.toMatch(/concurrency/);
