@@ -12,8 +12,11 @@ export interface ApplyOutcome {
 }
 
 export interface RunOptions {
-  /** How many changes may run at once. */
-  concurrency: number;
+  /**
+   * How many changes may run at once: a number, or a function read each time one may start
+   * (the clients' adaptive limits move while an apply runs).
+   */
+  concurrency: number | (() => number);
   onEvent?: (e: ApplyEvent) => void;
   /** Turns an execution error into a one-line, secret-free message. */
   describeError: (err: unknown) => string;
@@ -60,8 +63,10 @@ export async function runChanges(
         failed: changes.flatMap((change, i) => (status[i] === 'failed' ? [{ change, error: errors.get(i)! }] : [])),
         notStarted: changes.filter((_, i) => status[i] === 'pending'),
       });
+    const { concurrency } = opts;
+    const limit = typeof concurrency === 'number' ? (): number => concurrency : (): number => Math.max(1, concurrency());
     const pump = (): void => {
-      while (!stopped && running < opts.concurrency && readAt < ready.length) start(ready[readAt++]!);
+      while (!stopped && running < limit() && readAt < ready.length) start(ready[readAt++]!);
       if (running === 0) finish();
     };
     const start = (i: number): void => {

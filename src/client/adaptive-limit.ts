@@ -61,6 +61,9 @@ export interface AdaptiveLimitOptions {
   max?: number;
 }
 
+/** Where an adaptive limit starts: the fixed number of before. */
+export const INITIAL_AUTO_LIMIT = 16;
+
 /** A window whose median answer took more than this times the baseline shows a queue. */
 const TOLERANCE = 2;
 /** Answers a window needs at least, however low the limit. */
@@ -92,7 +95,7 @@ export class AdaptiveLimit implements LimitAlgorithm {
   constructor(opts: AdaptiveLimitOptions = {}) {
     this.min = opts.min ?? 1;
     this.max = opts.max ?? 256;
-    const initial = opts.initial ?? 16;
+    const initial = opts.initial ?? INITIAL_AUTO_LIMIT;
     if (!(Number.isInteger(this.min) && this.min >= 1 && this.max >= this.min && initial >= this.min && initial <= this.max)) {
       throw new RangeError(`an adaptive limit needs 1 <= min <= initial <= max, got ${this.min}, ${initial}, ${this.max}`);
     }

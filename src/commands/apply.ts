@@ -68,7 +68,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
       await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch, redaction: run.redaction });
     },
     {
-      concurrency: pool.applyConcurrency,
+      concurrency: () => pool.applyConcurrency(),
       describeError: (err) => describeError(err, run.redaction),
       onEvent: (e) => {
         if (e.type !== 'start') output.out(renderApplyProgress(e, { color }));

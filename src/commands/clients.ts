@@ -2,6 +2,7 @@ import { formatCount } from '../core/count.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
 import { createClusterClient } from '../client/http-client.js';
+import { INITIAL_AUTO_LIMIT } from '../client/adaptive-limit.js';
 import { AUTO, ConcurrencyLimiter, type ConcurrencySetting, type LimiterReport } from '../client/limiter.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClientPool } from '../kinds/kind.js';
@@ -45,9 +46,15 @@ export class ClusterClientPool implements ClientPool {
    * How many changes an apply may run at once: each cluster's most in flight, summed. Each
    * cluster's limiter bounds what is in flight to it; the applier only keeps them supplied.
    */
-  get applyConcurrency(): number {
-    const perCluster = this.#setting.kind === 'auto' ? new ConcurrencyLimiter(AUTO).size : this.#setting.size;
-    return perCluster * Math.max(1, this.targets.size);
+  applyConcurrency(): number {
+    const setting = this.#setting;
+    if (setting.kind === 'fixed') return setting.size * Math.max(1, this.targets.size);
+    // Adaptive: what each cluster's client asks for now (twice its current limit), read as each
+    // change may start. Starting the limiter's whole bound (256 a cluster) queued hundreds of
+    // changes in front of a limit of 16 on loopback: an apply 4% slower than with 16 fixed.
+    let sum = 0;
+    for (const name of this.targets.keys()) sum += this.#clients.get(name)?.client.concurrency ?? 2 * INITIAL_AUTO_LIMIT;
+    return Math.max(1, sum);
   }
 
   /** Per cluster that was sent requests: how its limit went. */

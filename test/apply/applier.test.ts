@@ -76,6 +76,38 @@ describe('runChanges', () => {
     expect(outcome.done).toHaveLength(12);
   });
 
+  it('reads a concurrency given as a function each time a change may start (an adaptive limit that moves)', async () => {
+    const changes = Array.from({ length: 8 }, (_, i) => create(`c${i}`));
+    const pending: Array<() => void> = [];
+    let inFlight = 0;
+    const seen: number[] = [];
+    let limit = 1;
+    const execute = (): Promise<void> =>
+      new Promise<void>((resolve) => {
+        inFlight++;
+        seen.push(inFlight);
+        pending.push(() => {
+          inFlight--;
+          resolve();
+        });
+      });
+    const run = runChanges(changes, execute, opts(0, { concurrency: () => limit }));
+    const settle = async (): Promise<void> => {
+      pending.shift()!();
+      await new Promise((r) => setImmediate(r));
+    };
+    expect(seen).toEqual([1]);
+    limit = 3;
+    await settle();
+    // One ended, and the limit now reads 3: three run.
+    expect(inFlight).toBe(3);
+    limit = 1;
+    while (pending.length > 0) await settle();
+    expect((await run).done).toHaveLength(8);
+    // Once the limit fell to 1, no change started while another ran.
+    expect(Math.max(...seen.slice(4))).toBe(1);
+  });
+
   it('after the first failure starts nothing new, lets running changes end, then reports', async () => {
     const changes = [create('a'), create('b'), create('c'), create('d'), create('e', 'b')];
     const r = recorder({ a: { ms: 5, fail: 'boom' }, b: { ms: 60 } });
