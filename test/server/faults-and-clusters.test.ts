@@ -37,10 +37,18 @@ describe('several clusters', () => {
   });
 
   it('uses consecutive ports from a fixed first port, and one fixed root token when given', async () => {
-    const probe = await startTestServer();
-    const free = probe.clusters[0]!.port;
-    await probe.close();
-    const fixed = await startTestServer({ clusters: ['a', 'b', 'c'], port: free, rootToken: 'same' });
+    // Three consecutive free ports: below the kernel's ephemeral range (where every other
+    // test's port 0 lands, now that files run in parallel), and another try if one is taken.
+    let fixed: Awaited<ReturnType<typeof startTestServer>> | undefined;
+    let free = 0;
+    for (let attempt = 0; fixed === undefined; attempt++) {
+      free = 20_000 + Math.floor(Math.random() * 10_000);
+      try {
+        fixed = await startTestServer({ clusters: ['a', 'b', 'c'], port: free, rootToken: 'same' });
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'EADDRINUSE' || attempt >= 9) throw err;
+      }
+    }
     try {
       expect(fixed.clusters.map((c) => c.port)).toEqual([free, free + 1, free + 2]);
       expect(fixed.clusters.map((c) => c.rootToken)).toEqual(['same', 'same', 'same']);
