@@ -86,6 +86,6 @@ export function concurrencySummary(pool: ClusterClientPool): string[] {
     .filter((r) => r.requests > 0)
     .map((r) => {
       const how = r.setting.kind === 'auto' ? `auto settled at ${r.limit}` : `fixed at ${r.limit}`;
-      return `concurrency: ${r.cluster}: ${how} (peak ${r.peak} in flight, ${r.dropped} refused or timed out), ${formatCount(r.requests)} requests`;
+      return `concurrency: ${r.cluster}: ${how} (peak ${r.peak} in flight, ${r.dropped} refused or timed out), ${formatCount(r.requests)} request${r.requests === 1 ? '' : 's'}`;
     });
 }

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterClientPool, concurrencySummary } from '../../src/commands/clients.js';
+import { Secret } from '../../src/core/secret.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ port: 0, rootToken: 'clients-test' });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function pool(concurrency: ConstructorParameters<typeof ClusterClientPool>[1]): ClusterClientPool {
+  const target = { name: 'east', address: server.clusters[0]!.baseUrl, token: new Secret('clients-test', 'env:T'), insecureSkipVerify: false };
+  return new ClusterClientPool(new Map([['east', target]]), concurrency);
+}
+
+describe('the concurrency summary on stderr', () => {
+  it('one line per cluster that was sent requests, the count with separators and in the singular for one', async () => {
+    const one = pool({ kind: 'fixed', size: 4 });
+    await one.get('east').read('sys/health');
+    expect(concurrencySummary(one)).toEqual(['concurrency: east: fixed at 4 (peak 1 in flight, 0 refused or timed out), 1 request']);
+    const many = pool({ kind: 'auto' });
+    await Promise.all(Array.from({ length: 1001 }, () => many.get('east').read('sys/health')));
+    expect(concurrencySummary(many)).toEqual([expect.stringMatching(/^concurrency: east: auto settled at \d+ \(peak \d+ in flight, 0 refused or timed out\), 1,001 requests$/)]);
+    expect(concurrencySummary(pool({ kind: 'auto' }))).toEqual([]);
+  });
+
+  it('an apply with the adaptive default starts what the clients ask for now: twice the starting limit of 16 before any request', () => {
+    expect(pool({ kind: 'auto' }).applyConcurrency()).toBe(32);
+    expect(pool({ kind: 'fixed', size: 8 }).applyConcurrency()).toBe(8);
+  });
+});
