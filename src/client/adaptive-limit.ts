@@ -62,7 +62,7 @@ export interface AdaptiveLimitOptions {
 }
 
 /** Where an adaptive limit starts: the fixed number of before. */
-export const INITIAL_AUTO_LIMIT = 16;
+const INITIAL_AUTO_LIMIT = 16;
 
 /** A window whose median answer took more than this times the baseline shows a queue. */
 const TOLERANCE = 2;

@@ -158,10 +158,7 @@ class HttpClient implements HttpClusterClient {
   }
 
   get concurrency(): number {
-    // What a bulk reader keeps asking for now: twice the current limit, so the adaptive limit
-    // sees demand above it and may grow, but no queue of hundreds in front of a limit of 16
-    // (that queue made a loopback plan 10-20% slower); never more than the limiter's size.
-    return Math.min(this.#limiter.size, 2 * this.#limiter.limit);
+    return this.#limiter.demand;
   }
 
   close(): void {

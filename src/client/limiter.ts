@@ -50,6 +50,16 @@ export class ConcurrencyLimiter {
     return this.#algorithm.max;
   }
 
+  /**
+   * How many calls a caller with much to send (a bulk reader, the applier) keeps going now: twice
+   * the current limit, so an adaptive limit sees its limit used and may grow, but no queue of
+   * hundreds in front of a limit of 16 (that queue made loopback runs 4-20% slower); never more
+   * than the size. A fixed limit asks for itself.
+   */
+  get demand(): number {
+    return Math.min(this.size, 2 * this.limit);
+  }
+
   /** Tasks running now. */
   get active(): number {
     return this.#active;

@@ -2,7 +2,6 @@ import { formatCount } from '../core/count.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
 import { createClusterClient } from '../client/http-client.js';
-import { INITIAL_AUTO_LIMIT } from '../client/adaptive-limit.js';
 import { AUTO, ConcurrencyLimiter, type ConcurrencySetting, type LimiterReport } from '../client/limiter.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ClientPool } from '../kinds/kind.js';
@@ -12,6 +11,7 @@ import { CliError } from './errors.js';
 /** One client per cluster, each with its own concurrency limit (`--concurrency`). */
 export class ClusterClientPool implements ClientPool {
   readonly #clients = new Map<string, { client: ClusterClient; limiter: ConcurrencyLimiter }>();
+  readonly #limiters = new Map<string, ConcurrencyLimiter>();
   readonly #setting: ConcurrencySetting;
   readonly #limits: ServerLimits;
 
@@ -29,8 +29,7 @@ export class ClusterClientPool implements ClientPool {
     if (!c) {
       const target = this.targets.get(cluster);
       if (!target) throw new CliError(`unknown cluster "${cluster}"`);
-      // Per cluster: ten clusters of a drift check each get the whole limit, not a tenth of it.
-      const limiter = new ConcurrencyLimiter(this.#setting);
+      const limiter = this.#limiterOf(cluster);
       const { deadline, retries } = this.#limits;
       c = { client: createClusterClient(target, { limiter, ...(deadline ? { deadline } : {}), ...(retries !== undefined ? { retries } : {}) }), limiter };
       this.#clients.set(cluster, c);
@@ -47,14 +46,22 @@ export class ClusterClientPool implements ClientPool {
    * cluster's limiter bounds what is in flight to it; the applier only keeps them supplied.
    */
   applyConcurrency(): number {
-    const setting = this.#setting;
-    if (setting.kind === 'fixed') return setting.size * Math.max(1, this.targets.size);
-    // Adaptive: what each cluster's client asks for now (twice its current limit), read as each
-    // change may start. Starting the limiter's whole bound (256 a cluster) queued hundreds of
-    // changes in front of a limit of 16 on loopback: an apply 4% slower than with 16 fixed.
+    // What each cluster's limiter asks for now (ConcurrencyLimiter.demand), read as each change
+    // may start: not its whole bound (256 a cluster with the adaptive default), which queued
+    // hundreds of changes in front of a limit of 16 on loopback.
     let sum = 0;
-    for (const name of this.targets.keys()) sum += this.#clients.get(name)?.client.concurrency ?? 2 * INITIAL_AUTO_LIMIT;
+    for (const name of this.targets.keys()) sum += this.#limiterOf(name).demand;
     return Math.max(1, sum);
+  }
+
+  /** Per cluster: ten clusters of a drift check each get the whole limit, not a tenth of it. */
+  #limiterOf(cluster: string): ConcurrencyLimiter {
+    let limiter = this.#limiters.get(cluster);
+    if (!limiter) {
+      limiter = new ConcurrencyLimiter(this.#setting);
+      this.#limiters.set(cluster, limiter);
+    }
+    return limiter;
   }
 
   /** Per cluster that was sent requests: how its limit went. */
