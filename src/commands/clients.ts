@@ -10,7 +10,7 @@ import { CliError } from './errors.js';
 
 /** One client per cluster, each with its own concurrency limit (`--concurrency`). */
 export class ClusterClientPool implements ClientPool {
-  readonly #clients = new Map<string, { client: ClusterClient; limiter: ConcurrencyLimiter }>();
+  readonly #clients = new Map<string, ClusterClient>();
   readonly #limiters = new Map<string, ConcurrencyLimiter>();
   readonly #setting: ConcurrencySetting;
   readonly #limits: ServerLimits;
@@ -29,16 +29,15 @@ export class ClusterClientPool implements ClientPool {
     if (!c) {
       const target = this.targets.get(cluster);
       if (!target) throw new CliError(`unknown cluster "${cluster}"`);
-      const limiter = this.#limiterOf(cluster);
       const { deadline, retries } = this.#limits;
-      c = { client: createClusterClient(target, { limiter, ...(deadline ? { deadline } : {}), ...(retries !== undefined ? { retries } : {}) }), limiter };
+      c = createClusterClient(target, { limiter: this.#limiterOf(cluster), ...(deadline ? { deadline } : {}), ...(retries !== undefined ? { retries } : {}) });
       this.#clients.set(cluster, c);
     }
-    return c.client;
+    return c;
   }
 
   get requestCount(): number {
-    return [...this.#clients.values()].reduce((n, c) => n + c.client.requestCount, 0);
+    return [...this.#clients.values()].reduce((n, c) => n + c.requestCount, 0);
   }
 
   /**
@@ -66,7 +65,7 @@ export class ClusterClientPool implements ClientPool {
 
   /** Per cluster that was sent requests: how its limit went. */
   reports(): Array<LimiterReport & { cluster: string; requests: number }> {
-    return [...this.#clients.entries()].map(([cluster, c]) => ({ cluster, requests: c.client.requestCount, ...c.limiter.report() }));
+    return [...this.#clients.entries()].map(([cluster, c]) => ({ cluster, requests: c.requestCount, ...this.#limiterOf(cluster).report() }));
   }
 
   /** The cluster tokens' texts, to scrub from any message. */
