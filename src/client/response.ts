@@ -1,4 +1,4 @@
-import type { JsonObject } from '../core/json.js';
+import { isJsonObject, type JsonObject } from '../core/json.js';
 import type { ApiResponse } from './types.js';
 
 /** Keys of the service's response envelope; a body with none of them is an un-enveloped answer. */
@@ -13,7 +13,7 @@ export function parseBody(text: string): { body: JsonObject | null } | { problem
   } catch {
     return { problem: `body is not JSON (starts with ${snippet(text)})` };
   }
-  if (!isObject(value)) return { problem: `body is not a JSON object (starts with ${snippet(text)})` };
+  if (!isJsonObject(value)) return { problem: `body is not a JSON object (starts with ${snippet(text)})` };
   // JSON.parse reads 1e400 as Infinity. Only a literal with a 3-digit exponent or 309+ digits can
   // overflow: texts without one (nearly all) skip the walk.
   if (MAYBE_OVERFLOW.test(text)) {
@@ -51,8 +51,8 @@ export function toApiResponse(status: number, body: JsonObject | null): ApiRespo
   if (body === null) return { status, data: null, auth: null, warnings: [], body: null };
   if (!ENVELOPE_KEYS.some((k) => k in body)) return { status, data: body, auth: null, warnings: [], body };
   const { data = null, auth = null, warnings = null } = body;
-  if (data !== null && !isObject(data)) return { problem: '"data" is not an object' };
-  if (auth !== null && !isObject(auth)) return { problem: '"auth" is not an object' };
+  if (data !== null && !isJsonObject(data)) return { problem: '"data" is not an object' };
+  if (auth !== null && !isJsonObject(auth)) return { problem: '"auth" is not an object' };
   if (warnings !== null && !isStringArray(warnings)) return { problem: '"warnings" is not a list of strings' };
   return { status, data, auth, warnings: warnings ?? [], body };
 }
@@ -68,9 +68,6 @@ export function snippet(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 export function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');

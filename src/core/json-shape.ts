@@ -1,3 +1,4 @@
+import { isJsonObject } from './json.js';
 /**
  * Shapes of JSON that comes from outside (a server's answers, a saved plan), checked field by
  * field before anything reads it. One checker, every problem at once, each naming its field
@@ -145,19 +146,19 @@ function check(value: unknown, shape: FieldShape, at: string, out: ShapeProblem[
         if (typeof value === 'string' || value === null) return;
         return Array.isArray(value) ? check(value, listOf('text'), at, out) : wrong('a string or a list of strings');
       case 'object':
-        return isObject(value) ? undefined : wrong('an object');
+        return isJsonObject(value) ? undefined : wrong('an object');
       default:
         return assertNeverShape(shape);
     }
   }
   switch (shape.kind) {
     case 'record':
-      if (!isObject(value)) return wrong('an object');
+      if (!isJsonObject(value)) return wrong('an object');
       for (const name of shape.required ?? []) if (!has(value, name)) out.push({ field: join(at, name), problem: 'is missing' });
       for (const [name, fieldShape] of Object.entries(shape.fields)) if (has(value, name)) check(value[name], fieldShape, join(at, name), out);
       return;
     case 'table':
-      if (!isObject(value)) return wrong('an object');
+      if (!isJsonObject(value)) return wrong('an object');
       for (const key of Object.keys(value)) if (shape.isEntry(key)) check(value[key], shape.entry, join(at, escapeKey(key)), out);
       return;
     case 'list':
@@ -184,10 +185,6 @@ function check(value: unknown, shape: FieldShape, at: string, out: ShapeProblem[
 
 function isInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function has(o: Record<string, unknown>, name: string): boolean {

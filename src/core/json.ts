@@ -2,6 +2,11 @@ type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/** A JSON object: not null, not a list. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /**
  * A value read from JSON as text for a message: a string as it is, anything else as compact
  * JSON (never "[object Object]" for an object the server answered where text was expected).
