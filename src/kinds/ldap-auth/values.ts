@@ -3,7 +3,7 @@
  * stores each list field once its framework has read it. Durations, booleans and counts are
  * read by src/values/ directly.
  */
-import { commaListOf, compareBytes } from '../../values/index.js';
+import { cidrText, commaListOf, compareBytes, readCidr } from '../../values/index.js';
 
 /**
  * The items of a list field as the service receives them from lockstep: a list is sent
@@ -48,9 +48,12 @@ export function normaliseGroupList(value: unknown, caseSensitive: boolean): stri
   return sortedUnique(out);
 }
 
-/** CIDR blocks: trimmed, empty ones dropped, order kept (the server keeps the given order). */
+/** CIDR blocks as the server reads them back (cidrText): trimmed, empty ones dropped, order kept (the server keeps the given order). */
 export function normaliseCidrs(value: unknown): string[] {
-  return (listItems(value) ?? []).filter((c) => c !== '');
+  return (listItems(value) ?? []).filter((c) => c !== '').map((c) => {
+    const cidr = readCidr(c);
+    return cidr.kind === 'value' ? cidrText(cidr.value) : c;
+  });
 }
 
 /** A user or group name as the server keys it. */

@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { badRequest } from '../http/reply.js';
-import { readCidr } from '../../values/index.js';
+import { cidrText, readCidr } from '../../values/index.js';
 import { FieldError, toBool, toDurationSeconds, toInt, toList, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
 import { trimmedList } from '../util/lists.js';
@@ -129,10 +129,12 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
       return type === '' ? 'default' : type;
     }
     case 'cidrs': {
-      const cidrs = toList(field, raw);
-      const invalid = cidrs.find((c) => readCidr(c).kind === 'refused');
-      if (invalid !== undefined) throw badRequest(`invalid ${field}: "${invalid}" is not an IP address or CIDR block`);
-      return cidrs;
+      // Stored parsed and read back in the service's form (go-sockaddr: `127.0.0.1/32` as `127.0.0.1`).
+      return toList(field, raw).map((c) => {
+        const cidr = readCidr(c);
+        if (cidr.kind === 'refused') throw badRequest(`invalid ${field}: "${c}" is not an IP address or CIDR block`);
+        return cidrText(cidr.value);
+      });
     }
   }
 }
