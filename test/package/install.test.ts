@@ -1,14 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
 
 // Issue 17.2: what `npm pack` makes installs into an empty prefix and runs from there, away
 // from the repository: `validate`, `plan`, `apply` and `serve`, the schemas where editors find
-// them. The pack is the one `npm test` just built (`--ignore-scripts`: prepack would rebuild
+// them, installed the way the CI templates do (examples/ci/scripts/install.sh). The pack is the one `npm test` just built (`--ignore-scripts`: prepack would rebuild
 // dist/ under the other tests' feet). The dependencies come from the npm cache `npm ci` filled:
 // `--offline`, or `--prefer-offline` where the cache lacks the registry's package lists (a fresh
 // machine: `npm ci` fetches tarballs, not lists).
@@ -35,8 +38,10 @@ function run(command: string, args: string[], opts: { cwd?: string; env?: Record
   return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
+/** As the CI templates install it: examples/ci/scripts/install.sh, the tarball's SHA-256 checked, its shrinkwrap obeyed. */
 function install(mode: '--offline' | '--prefer-offline'): { code: number; stdout: string; stderr: string } {
-  return run('npm', ['install', '-g', '--prefix', prefix, mode, '--no-audit', '--no-fund', '--allow-scripts=pkcs11js,protobufjs', tarball]);
+  const sha256 = createHash('sha256').update(readFileSync(tarball)).digest('hex');
+  return run('bash', [path.join(ROOT, 'examples', 'ci', 'scripts', 'install.sh'), pathToFileURL(tarball).href, sha256, prefix], { env: userEnv({ LOCKSTEP_NPM_FLAGS: mode }) });
 }
 
 beforeAll(async () => {
@@ -52,7 +57,7 @@ beforeAll(async () => {
   installSeconds = (Date.now() - started) / 1000;
   expect(installed.code, installed.stdout + installed.stderr).toBe(0);
   expect(installed.stderr).not.toContain('not yet covered by allowScripts');
-  installedRoot = path.join(run('npm', ['root', '-g', '--prefix', prefix]).stdout.trim(), 'lockstep');
+  installedRoot = path.join(prefix, 'lib', 'lockstep');
   bin = path.join(prefix, 'bin', 'lockstep');
 }, INSTALL_TIMEOUT_MS);
 
@@ -69,7 +74,7 @@ describe('#17.2: the npm package', () => {
   it('holds what a user needs and nothing else', () => {
     const files = run('tar', ['-tzf', tarball]).stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
     const top = [...new Set(files.map((f) => (f.startsWith('dist/') ? f.split('/').slice(0, f.startsWith('dist/validate/') ? 3 : 2).join('/') : f.split('/')[0]!)))].sort();
-    expect(top).toEqual(['README.md', 'dist/cli-chunks', 'dist/cli.js', 'dist/validate/precompiled', 'package.json', 'schemas']);
+    expect(top).toEqual(['README.md', 'dist/cli-chunks', 'dist/cli.js', 'dist/validate/precompiled', 'npm-shrinkwrap.json', 'package.json', 'schemas']);
     expect(files.filter((f) => /\.(ts|map)$/.test(f) || f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
     console.log(`package install: ${installSeconds.toFixed(1)} s`);
   });
@@ -81,6 +86,19 @@ describe('#17.2: the npm package', () => {
     expect(lockstep(['--help']).stdout).toContain('graph');
     const addon = run(process.execPath, ['-e', 'require(process.argv[1])', path.join(installedRoot, 'node_modules', 'pkcs11js')]);
     expect(addon.code, addon.stderr).toBe(0);
+  });
+
+  it('installs exactly the dependency releases the lockfile pins (npm-shrinkwrap.json ships in the tarball)', async () => {
+    // A package-lock.json is ignored by `npm i -g` of a tarball; a shrinkwrap is obeyed.
+    const lock = JSON.parse(await readFile(path.join(ROOT, 'npm-shrinkwrap.json'), 'utf8')) as { packages: Record<string, { version?: string; dev?: boolean; optional?: boolean; devOptional?: boolean }> };
+    const pinned = Object.entries(lock.packages).filter(([p, e]) => p.startsWith('node_modules/') && !e.dev && !e.devOptional && !e.optional && e.version);
+    expect(pinned.length).toBeGreaterThan(50);
+    const differing: string[] = [];
+    for (const [p, e] of pinned) {
+      const installed = JSON.parse(await readFile(path.join(installedRoot, p, 'package.json'), 'utf8')) as { version: string };
+      if (installed.version !== e.version) differing.push(`${p}: locked ${e.version}, installed ${installed.version}`);
+    }
+    expect(differing).toEqual([]);
   });
 
   it('gives editors the schemas in the installed package, the same as the repository\'s', async () => {
