@@ -6,6 +6,7 @@ import { registerCheck } from './commands/check.js';
 import { addGlobalOptions } from './commands/common-options.js';
 import { CliError } from './commands/errors.js';
 import { registerExport } from './commands/export.js';
+import { registerFmt } from './commands/fmt.js';
 import { registerGraph } from './commands/graph.js';
 import { processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
 import { RedactionSet } from './core/redaction.js';
@@ -43,6 +44,7 @@ export async function main(argv: string[], sink?: OutputSink): Promise<number> {
   registerExport(program, out, exit);
   registerCheck(program, out, exit);
   registerGraph(program, out, exit);
+  registerFmt(program, out, exit);
   registerServe(program);
 
   try {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Diagnostics } from '../core/diagnostics.js';
 import type { LoadedDocument } from './document.js';
-import { listManifestFiles } from './files.js';
+import { listManifestFiles, type ManifestFile } from './files.js';
 import { parseManifest } from './parse.js';
 
 /**
@@ -9,6 +9,16 @@ import { parseManifest } from './parse.js';
  * document order. Every problem of every file is added to `diags`; nothing is thrown.
  */
 export async function loadPaths(paths: string[], diags: Diagnostics): Promise<LoadedDocument[]> {
+  const files = await readManifestFiles(paths, diags);
+  return files.flatMap((f) => parseManifest(f.text, f.file, f.absoluteFile, diags, f.givenDir));
+}
+
+export interface ManifestText extends ManifestFile {
+  text: string;
+}
+
+/** Every manifest file below `paths` with its text; a file that cannot be read is a diagnostic and left out. */
+export async function readManifestFiles(paths: readonly string[], diags: Diagnostics): Promise<ManifestText[]> {
   const files = await listManifestFiles(paths, diags);
   const texts = await Promise.all(
     files.map((f) =>
@@ -20,6 +30,6 @@ export async function loadPaths(paths: string[], diags: Diagnostics): Promise<Lo
   );
   return files.flatMap((f, i) => {
     const text = texts[i];
-    return text === undefined ? [] : parseManifest(text, f.file, f.absoluteFile, diags, f.givenDir);
+    return text === undefined ? [] : [{ ...f, text }];
   });
 }
