@@ -52,7 +52,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   const color = output.color && g.color;
   output.out(renderPlan(run.plan, 'text', { color }));
   if (run.plan.changes.length === 0) {
-    for (const line of concurrencySummary(pool)) output.err(line);
+    for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
     return 0;
   }
   refuseDestructive(run.plan, flags.allowDestructive === true);
@@ -76,7 +76,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     },
   );
   output.out(renderApplyReport(outcome, { color }));
-  for (const line of concurrencySummary(pool)) output.err(line);
+  for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
   return outcome.failed.length > 0 || outcome.notStarted.length > 0 ? 1 : 0;
 }
 

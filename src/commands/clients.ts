@@ -85,11 +85,13 @@ export function parseConcurrency(v: string | undefined): ConcurrencySetting {
 /**
  * The run's summary of each cluster's concurrency, for stderr (the plan's own output, on stdout,
  * stays as it is): `concurrency: default: auto settled at 112 (peak 128 in flight, 0 refused), 11,002 requests`.
+ * Said with `--verbose`, or for a cluster that refused requests or let them time out (a quota
+ * or an overloaded server is worth knowing); otherwise a run is quiet about it.
  */
-export function concurrencySummary(pool: ClusterClientPool): string[] {
+export function concurrencySummary(pool: ClusterClientPool, verbose: boolean): string[] {
   return pool
     .reports()
-    .filter((r) => r.requests > 0)
+    .filter((r) => r.requests > 0 && (verbose || r.dropped > 0))
     .map((r) => {
       const how = r.setting.kind === 'auto' ? `auto settled at ${r.limit}` : `fixed at ${r.limit}`;
       return `concurrency: ${r.cluster}: ${how} (peak ${r.peak} in flight, ${r.dropped} refused or timed out), ${formatCount(r.requests)} request${r.requests === 1 ? '' : 's'}`;

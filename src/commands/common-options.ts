@@ -14,6 +14,8 @@ export interface ReferenceFlags {
 /** Options every command takes (contract section 3). */
 export interface GlobalOptions extends ReferenceFlags {
   color: boolean;
+  /** `--verbose`: also what a run says only when asked (each cluster's concurrency summary). */
+  verbose: boolean;
   /** `--timeout`: the run's total deadline for talking to servers, from now. */
   deadline?: RunDeadline;
   /** `--retries`: further attempts of a call that is safe to repeat; the client's default when absent. */
@@ -30,6 +32,7 @@ const MAX_RETRIES = 10;
 export function addGlobalOptions(program: Command): Command {
   return program
     .option('--no-color', 'no colours in output (also: NO_COLOR)')
+    .option('--verbose', 'also say how each cluster\'s requests went (concurrency, peak in flight, count)')
     .option('--allow-plaintext-secrets', 'accept literal secret values in manifests')
     .option(
       '--allow-files-outside-root',
@@ -41,9 +44,10 @@ export function addGlobalOptions(program: Command): Command {
 
 /** Call once per run, when the command starts: `--timeout` counts from here. */
 export function globalOptions(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ color?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string; retries?: string }>();
+  const o = cmd.optsWithGlobals<{ color?: boolean; verbose?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string; retries?: string }>();
   return {
     color: o.color !== false,
+    verbose: o.verbose === true,
     ...referenceFlags(o),
     ...(o.timeout !== undefined ? { deadline: runDeadline(o.timeout) } : {}),
     ...(o.retries !== undefined ? { retries: retryCount(o.retries) } : {}),

@@ -165,32 +165,48 @@ function checkTargetClusters(targets: readonly Address[], prepared: Prepared): v
 }
 
 /**
- * Objects that match but hold write-only fields the server never returns: say those were not
- * compared, and which ones go empty (cleared) with the object's next write.
+ * Objects that match but hold write-only fields the server never returns: one note for the run
+ * (not one per object: a clean plan would repeat it for every config) saying how many were not
+ * compared, and one saying how many go empty (cleared) with their object's next write.
  */
 function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): PlanNote[] {
-  const notes: PlanNote[] = [];
   const changing = new Set(changes.map((c) => c.address.toString()));
+  const notCompared = new FieldTally();
+  const cleared = new FieldTally();
   for (const [address, { resource, kind }] of desired.entries()) {
     // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
     if (kind.plan || changing.has(address.toString())) continue;
     const fields = Object.keys(resource.writeOnly).sort();
-    const set = fields.filter((f) => resource.writeOnly[f] !== '');
-    const cleared = fields.filter((f) => resource.writeOnly[f] === '');
-    if (set.length > 0) {
-      const it = set.length === 1 ? 'it' : 'them';
-      notes.push({ severity: 'info', address, message: `write-only ${set.join(', ')} not compared (the server never returns ${it}); apply --sync-secrets re-sends ${it}` });
-    }
-    if (cleared.length > 0) {
-      const it = cleared.length === 1 ? 'it' : 'them';
-      notes.push({
-        severity: 'info',
-        address,
-        message: `write-only ${cleared.join(', ')} not set by the manifest: sent empty (cleared) whenever this object is written; apply --sync-secrets clears ${it} now, managedElsewhere leaves ${it} alone`,
-      });
-    }
+    notCompared.add(fields.filter((f) => resource.writeOnly[f] !== ''));
+    cleared.add(fields.filter((f) => resource.writeOnly[f] === ''));
+  }
+  const notes: PlanNote[] = [];
+  if (notCompared.objects > 0) {
+    notes.push({ severity: 'info', message: `write-only fields not compared (the server never returns them): ${notCompared.describe()}; apply --sync-secrets re-sends them` });
+  }
+  if (cleared.objects > 0) {
+    notes.push({
+      severity: 'info',
+      message: `write-only fields no manifest sets, sent empty (cleared) whenever their object is written: ${cleared.describe()}; apply --sync-secrets clears them now, managedElsewhere leaves them alone`,
+    });
   }
   return notes;
+}
+
+/** How many objects hold some of a set of fields, and which fields: `2 objects (bindpass, client_tls_key)`. */
+class FieldTally {
+  objects = 0;
+  readonly #fields = new Set<string>();
+
+  add(fields: readonly string[]): void {
+    if (fields.length === 0) return;
+    this.objects++;
+    for (const f of fields) this.#fields.add(f);
+  }
+
+  describe(): string {
+    return `${this.objects} object${this.objects === 1 ? '' : 's'} (${[...this.#fields].sort().join(', ')})`;
+  }
 }
 
 /** One line, no stack, no secret. */

@@ -17,6 +17,7 @@ interface PlanCommandFlags extends PlanningFlags {
   format: PlanFormat;
   commentLimit: string;
   detailedExitcode?: boolean;
+  ignoreUnmanaged?: boolean;
 }
 
 export function registerPlan(program: Command, output: () => Output, exit: (code: number) => void): void {
@@ -27,7 +28,8 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
     .option('--out <file>', 'save the plan for `apply <file>`')
     .addOption(formatOption())
     .addOption(commentLimitOption())
-    .option('--detailed-exitcode', 'exit 2 when there are changes');
+    .option('--detailed-exitcode', 'exit 2 when there are changes or unmanaged objects (the drift check)')
+    .option('--ignore-unmanaged', 'with --detailed-exitcode: unmanaged objects alone do not count as drift');
   addPlanningOptions(command).action(async (paths: string[], flags: PlanCommandFlags, cmd: Command) => {
     exit(await runPlan(paths, flags, globalOptions(cmd), output()));
   });
@@ -42,7 +44,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));
-  for (const line of concurrencySummary(pool)) output.err(line);
+  for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
   if (flags.out) {
     await writeSavedPlan(flags.out, {
       formatVersion: PLAN_FORMAT_VERSION,
@@ -57,5 +59,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
     });
     if (flags.format === 'text') output.out(`Saved the plan to ${flags.out}; run "lockstep apply ${flags.out}" to apply exactly these changes.`);
   }
-  return flags.detailedExitcode && run.plan.changes.length > 0 ? 2 : 0;
+  // A rogue object (a user mapped to root, added by hand) is drift too, unless told otherwise.
+  const drift = run.plan.changes.length > 0 || (run.plan.unmanaged.length > 0 && flags.ignoreUnmanaged !== true);
+  return flags.detailedExitcode && drift ? 2 : 0;
 }

@@ -2,7 +2,7 @@ import { formatCount } from '../core/count.js';
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
 import { failoverDiagrams } from './failover-diagram.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
-import { actionSymbol, changeTags, printable, summaryLine } from './vocabulary.js';
+import { actionSymbol, changeTags, noChangesButUnmanaged, printable, summaryLine } from './vocabulary.js';
 import { escapeHtml as escapeHtmlText, escapeMarkdown } from '../core/text-escape.js';
 
 /** Fields listed in the table per change; the rest are counted. */
@@ -123,7 +123,9 @@ function planParts(plan: Plan): Record<Part, Section> {
       ...none,
       head:
         plan.changes.length === 0
-          ? ['### lockstep plan: no changes', '', 'Live state matches the manifests.']
+          ? plan.unmanaged.length > 0
+            ? ['### lockstep plan: no changes', '', noChangesButUnmanaged(plan.unmanaged.length)]
+            : ['### lockstep plan: no changes', '', 'Live state matches the manifests.']
           : [`### lockstep plan: ${summaryLine(summarise(plan)).replace(/^Plan: /, '').replace(/\.$/, '')}`],
     },
     table:

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { summarise, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
 import { fieldLines, formatValue, hiddenMarker, type DiffLine, type FieldLine } from './fields.js';
-import { actionColor, actionSymbol, changeTags, makeChalk, NO_CHANGES, printable, summaryLine, UNMANAGED_HEADING } from './vocabulary.js';
+import { actionColor, actionSymbol, changeTags, makeChalk, NO_CHANGES, noChangesButUnmanaged, printable, summaryLine, UNMANAGED_HEADING } from './vocabulary.js';
 
 const FIELD_INDENT = '      ';
 const DIFF_INDENT = '        ';
@@ -15,7 +15,7 @@ export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
   const tail: string[] = [];
   if (plan.unmanaged.length > 0) tail.push(renderUnmanaged(plan.unmanaged));
   if (plan.notes.length > 0) tail.push(renderPlanNotes(plan.notes, chalk));
-  if (plan.changes.length === 0) return [NO_CHANGES, ...tail].join('\n\n');
+  if (plan.changes.length === 0) return [plan.unmanaged.length > 0 ? noChangesButUnmanaged(plan.unmanaged.length) : NO_CHANGES, ...tail].join('\n\n');
 
   const blocks = plan.changes.map((c) => renderChange(c, chalk)).join('\n');
   const summary = chalk.bold(summaryLine(summarise(plan)));

@@ -68,6 +68,12 @@ export function summaryLine(s: PlanSummary): string {
 }
 
 export const NO_CHANGES = 'No changes. Live state matches the manifests.';
+
+/** Said instead of NO_CHANGES when nothing is to change but the servers hold objects no manifest lists: they do not match. */
+export function noChangesButUnmanaged(count: number): string {
+  const them = count === 1 ? 'object on the servers is' : 'objects on the servers are';
+  return `No changes to make, but ${count} ${them} in no manifest (unmanaged, below).`;
+}
 export const UNMANAGED_HEADING = 'Unmanaged (not in any manifest; use --prune or prune: true to delete):';
 
 // Made once: an apply renders a progress line per change, and making a Chalk is not cheap.

@@ -20,11 +20,26 @@ describe('the concurrency summary on stderr', () => {
   it('one line per cluster that was sent requests, the count with separators and in the singular for one', async () => {
     const one = pool({ kind: 'fixed', size: 4 });
     await one.get('east').read('sys/health');
-    expect(concurrencySummary(one)).toEqual(['concurrency: east: fixed at 4 (peak 1 in flight, 0 refused or timed out), 1 request']);
+    expect(concurrencySummary(one, true)).toEqual(['concurrency: east: fixed at 4 (peak 1 in flight, 0 refused or timed out), 1 request']);
     const many = pool({ kind: 'auto' });
     await Promise.all(Array.from({ length: 1001 }, () => many.get('east').read('sys/health')));
-    expect(concurrencySummary(many)).toEqual([expect.stringMatching(/^concurrency: east: auto settled at \d+ \(peak \d+ in flight, 0 refused or timed out\), 1,001 requests$/)]);
-    expect(concurrencySummary(pool({ kind: 'auto' }))).toEqual([]);
+    expect(concurrencySummary(many, true)).toEqual([expect.stringMatching(/^concurrency: east: auto settled at \d+ \(peak \d+ in flight, 0 refused or timed out\), 1,001 requests$/)]);
+    expect(concurrencySummary(pool({ kind: 'auto' }), true)).toEqual([]);
+  });
+
+  it('is quiet without --verbose, unless a cluster refused requests or let them time out', async () => {
+    const quiet = pool({ kind: 'auto' });
+    await quiet.get('east').read('sys/health');
+    expect(concurrencySummary(quiet, false)).toEqual([]);
+    const limited = await startServer({ port: 0, rootToken: 'clients-test', rateLimit: 5, latencyMs: 20 });
+    try {
+      const target = { name: 'east', address: limited.clusters[0]!.baseUrl, token: new Secret('clients-test', 'env:T'), insecureSkipVerify: false };
+      const refused = new ClusterClientPool(new Map([['east', target]]), { kind: 'auto' }, { retries: 0 });
+      await Promise.allSettled(Array.from({ length: 64 }, () => refused.get('east').read('sys/mounts')));
+      expect(concurrencySummary(refused, false)).toEqual([expect.stringMatching(/^concurrency: east: auto settled at \d+ \(peak \d+ in flight, [1-9]\d* refused or timed out\), 64 requests$/)]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('an apply with the adaptive default starts what the clients ask for now: twice the starting limit of 16 before any request', () => {

@@ -54,7 +54,7 @@ describe('at a distance (issue 16)', () => {
     const file = path.join(dir, 'far.yaml');
     await writeFile(file, manifest('far'));
 
-    const apply = await runCli(['apply', file, '--auto-approve'], { env });
+    const apply = await runCli(['apply', file, '--auto-approve', '--verbose'], { env });
     expect(apply.code, apply.stderr).toBe(0);
     // Past the fixed 16 by at least two slow-start steps (16, 24, 36). How far past it gets in 3,200 objects
     // depends on how fast this shared 2-core machine runs the client: under a load average of 7
@@ -63,7 +63,7 @@ describe('at a distance (issue 16)', () => {
     // (test/client/adaptive-limit.test.ts).
     expect(summaryOf(apply.stderr).peak).toBeGreaterThanOrEqual(32);
 
-    const plan = await runCli(['plan', file, '--detailed-exitcode'], { env });
+    const plan = await runCli(['plan', file, '--detailed-exitcode', '--verbose'], { env });
     expect(plan.code, plan.stderr).toBe(0);
     const { peak, limit } = summaryOf(plan.stderr);
     expect(peak).toBeGreaterThanOrEqual(32);
@@ -74,7 +74,7 @@ describe('at a distance (issue 16)', () => {
     // A number fixes it.
     const small = path.join(dir, 'small.yaml');
     await writeFile(small, manifest('small', 100));
-    const fixed = await runCli(['apply', small, '--auto-approve', '--concurrency', '8'], { env });
+    const fixed = await runCli(['apply', small, '--auto-approve', '--concurrency', '8', '--verbose'], { env });
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stderr).toMatch(/^concurrency: default: fixed at 8 \(peak 8 in flight, 0 refused or timed out\)/m);
   }, 120_000);
@@ -86,7 +86,7 @@ describe('at a distance (issue 16)', () => {
     await writeFile(file, manifest('quota'));
 
     const before = server.stats();
-    const apply = await runCli(['apply', file, '--auto-approve'], { env });
+    const apply = await runCli(['apply', file, '--auto-approve', '--verbose'], { env });
     expect(apply.code, apply.stderr).toBe(0);
     const after = server.stats();
     const { limit, dropped } = summaryOf(apply.stderr);
@@ -94,7 +94,7 @@ describe('at a distance (issue 16)', () => {
     expect(dropped).toBe(after.refused - before.refused);
     expect(dropped / (after.requests - before.requests)).toBeLessThan(0.02);
 
-    const plan = await runCli(['plan', file, '--detailed-exitcode'], { env });
+    const plan = await runCli(['plan', file, '--detailed-exitcode', '--verbose'], { env });
     expect(plan.code, plan.stderr).toBe(0);
   }, 120_000);
 

@@ -129,13 +129,16 @@ config:
     expect(plan.stdout).toContain('token_policies: ["Dev"] -> ["default","Dev"]');
   });
 
-  it('lists unmanaged objects and deletes them only with --prune', async () => {
+  it('lists unmanaged objects (drift: exit 2, unless --ignore-unmanaged) and deletes them only with --prune', async () => {
     const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
     expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
     await cluster.raw('POST', 'auth/ldap/users/mallory', { policies: 'admin' });
     const plan = await cli(['plan', m, '--detailed-exitcode']);
-    expect(plan.code).toBe(0);
+    expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('default:auth/ldap/users/mallory');
+    expect(plan.stdout).toContain('No changes to make, but 1 object on the servers is in no manifest (unmanaged, below).');
+    expect(plan.stdout).not.toContain('Live state matches');
+    expect((await cli(['plan', m, '--detailed-exitcode', '--ignore-unmanaged'])).code).toBe(0);
     const pruning = await cli(['plan', m, '--prune', '--detailed-exitcode']);
     expect(pruning.code).toBe(2);
     expect(pruning.stdout).toMatch(/- default:auth\/ldap\/users\/mallory\s+\(prune\)/);

@@ -227,7 +227,7 @@ describe('type change, delete guard, prune', () => {
 
     const fewer = await manifests({ 'a.yaml': AWS_KEY('kept') });
     const unmanaged = await cli(['plan', fewer, '--detailed-exitcode']);
-    expect(unmanaged.code).toBe(0);
+    expect(unmanaged.code).toBe(2);
     expect(unmanaged.stdout).toContain('default:sys/managed-keys/provAkms/in-use');
 
     for (const command of [['plan', fewer, '--prune'], ['apply', fewer, '--prune', '--auto-approve', '--allow-destructive']]) {

@@ -240,7 +240,7 @@ describe('changes', () => {
     expect(drift.stdout).toContain(`${ADDR}/stray`);
     expect(drift.stdout).not.toContain(`- ${ADDR}/stray`);
     await applyOk(m);
-    await expectEmptyPlan(m);
+    await expectEmptyPlan(m, ['--ignore-unmanaged']);
 
     const pruning = await cli(['plan', m, '--prune', '--detailed-exitcode']);
     expect(pruning.code).toBe(2);

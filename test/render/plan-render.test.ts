@@ -20,11 +20,12 @@ describe('text plan', () => {
     expectGolden('empty.txt', renderPlanText(emptyPlan(), { color: false }));
   });
 
-  it('still lists unmanaged objects and notes when nothing changes', () => {
+  it('still lists unmanaged objects and notes when nothing changes, and never says the state matches then', () => {
     const plan = fullPlan();
     plan.changes = [];
     const text = renderPlanText(plan, { color: false });
-    expect(text.startsWith('No changes. Live state matches the manifests.\n\nUnmanaged (')).toBe(true);
+    expect(text).toMatch(/^No changes to make, but \d+ objects? on the servers (is|are) in no manifest \(unmanaged, below\)\.\n\nUnmanaged \(/);
+    expect(text).not.toContain('matches');
     expect(text).toContain('  east:auth/ldap/users/carol');
     expect(text).not.toContain('Plan:');
   });
