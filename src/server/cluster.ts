@@ -9,7 +9,7 @@ import { createRequestListener } from './http/pipeline.js';
 import { apiOrigin } from './replication/api-origin.js';
 import { DrReplication } from './replication/dr-replication.js';
 import type { KeySplit } from './replication/root-key.js';
-import { resolveRoute } from './routes.js';
+import { resolveRoute, unroutedErrors } from './routes.js';
 import type { ClusterServices } from './services.js';
 import type { DecodedSnapshot } from './snapshots/format.js';
 import { restoreInto } from './snapshots/restore.js';
@@ -149,6 +149,7 @@ export class Cluster implements ClusterServices {
       cluster: this,
       faults: opts.faults,
       resolve: (path) => resolveRoute(this, path),
+      unrouted: (path) => unroutedErrors(this, path),
       ...(opts.distance ? { distance: opts.distance } : {}),
     });
     const serve = (req: IncomingMessage, res: ServerResponse): void => {

@@ -1,5 +1,6 @@
 import { tokenRouter } from './auth/token-routes.js';
 import type { ResolvedRoute } from './http/pipeline.js';
+import { gathered } from './http/reply.js';
 import { Router } from './http/router.js';
 import { ldapRouter } from './ldap/routes.js';
 import { managedKeyRoutes } from './managed-keys/routes.js';
@@ -21,7 +22,7 @@ const sysRouter = new Router([healthRoute, ...sealRoutes, ...namespaceRoutes, ..
 const namespaceRouter = new Router([...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
 
 /** The router of each auth method type; an auth mount's paths are matched relative to it. */
-const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ldap: ldapRouter };
+const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ns_token: tokenRouter, ldap: ldapRouter };
 
 /**
  * Finds what serves `path` (after /v1/): a sys route, or a route of the auth mount it falls in.
@@ -47,4 +48,20 @@ function resolveIn(cluster: ClusterServices, path: string, router: Router): Reso
     return match && { ...match, mount: found.mount };
   }
   return router.match(path);
+}
+
+/**
+ * What the service answers (404) for a path nothing serves: inside an auth method, the
+ * backend's unsupported path (sdk/framework/backend.go HandleRequest: logical.ErrUnsupportedPath,
+ * gathered by vault/request_handling.go); elsewhere the router's "no handler" with the path as
+ * the namespace it falls in sees it (vault/router.go routeCommon). A namespace never created
+ * is no namespace: the root sees the whole path.
+ */
+export function unroutedErrors(cluster: ClusterServices, path: string): string[] {
+  const split = splitNamespace(path);
+  const inNamespace = split !== undefined && split.namespace !== '' && new NamespaceRegistry(cluster.store).exists(split.namespace);
+  const services = inNamespace ? namespaceServices(cluster, split.namespace) : cluster;
+  const inner = inNamespace ? split.rest : path;
+  if (inner.startsWith('auth/') && services.mounts.resolveAuth(inner.slice('auth/'.length))) return gathered(404, 'unsupported path').errors;
+  return [`no handler for route ${JSON.stringify(inner)}. route entry not found.`];
 }

@@ -1,5 +1,5 @@
 import type { ApiRequest } from '../http/api-request.js';
-import { ApiError, badRequest, noContent, ok, type Reply } from '../http/reply.js';
+import { aclDenied, ApiError, gathered, badRequest, noContent, ok, type Reply } from '../http/reply.js';
 import { Router } from '../http/router.js';
 import { toBool, toDurationSeconds, toInt, toList, toStr } from '../util/fields.js';
 import { normalisePolicies } from '../util/lists.js';
@@ -18,7 +18,11 @@ export const tokenRouter = new Router([
     access: 'token',
     handlers: {
       read: ({ cluster, caller }) => ok(cluster.tokens.describe(caller!)),
-      update: ({ cluster, caller }) => ok(cluster.tokens.describe(caller!)),
+      // The default policy grants lookup-self "read" only (vault/policy_store.go defaultPolicy).
+      update: ({ cluster, caller }) => {
+        if (!caller!.isRoot) throw aclDenied();
+        return ok(cluster.tokens.describe(caller!));
+      },
     },
   },
   { pattern: 'renew-self', access: 'token', handlers: { update: renewSelf } },
@@ -38,9 +42,13 @@ export const tokenRouter = new Router([
   { pattern: 'create', access: 'root', handlers: { update: create } },
 ]);
 
-/** handleLookup: the `token` given, else the caller's; an unknown one is 403 "bad token". */
-function lookup({ cluster, caller, body }: ApiRequest): Reply {
-  const token = typeof body.token === 'string' && body.token !== '' ? body.token : caller!.token;
+/**
+ * handleLookup: the `token` given (in the body, or the query of a GET: the framework reads
+ * both), else the caller's; an unknown one is 403 "bad token".
+ */
+function lookup({ cluster, caller, body, query }: ApiRequest): Reply {
+  const given = body.token ?? query.get('token') ?? '';
+  const token = given === '' ? caller!.token : toStr('token', given);
   const found = cluster.tokens.lookup(token);
   if (!found) throw new ApiError(403, ['bad token']);
   return ok(cluster.tokens.describe(found));
@@ -49,9 +57,10 @@ function lookup({ cluster, caller, body }: ApiRequest): Reply {
 /** handleUpdateLookupAccessor: as lookup, with `id` blanked; an unknown accessor is a 400. */
 function lookupAccessor({ cluster, body }: ApiRequest): Reply {
   const accessor = typeof body.accessor === 'string' ? body.accessor : '';
-  if (accessor === '') throw badRequest('missing accessor');
+  // Returned as errors (logical.StatusBadRequest), not error responses: the answer gathers them.
+  if (accessor === '') throw gathered(400, 'missing accessor');
   const found = cluster.tokens.lookupAccessor(accessor);
-  if (!found) throw badRequest('invalid accessor');
+  if (!found) throw gathered(400, 'invalid accessor');
   return ok({ ...cluster.tokens.describe(found), id: '' });
 }
 

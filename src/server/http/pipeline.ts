@@ -10,7 +10,8 @@ import { FieldError } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
 import { RequestBody, requestToken } from './request-body.js';
 import { NAMESPACE_HEADER, requestTarget } from './request-path.js';
-import { ApiError } from './reply.js';
+import { injectsDataAtTop } from './legacy-top-level.js';
+import { aclDenied, ApiError } from './reply.js';
 import { sendErrors, sendRedirect, sendReply } from './respond.js';
 import type { Operation, RouteMatch } from './router.js';
 
@@ -25,6 +26,8 @@ export interface PipelineDeps {
   faults: FaultInjector;
   /** Finds the route serving a path (after /v1/, no surrounding slashes). */
   resolve(path: string): ResolvedRoute | undefined;
+  /** The 404's errors for a path no route serves (routes.ts unroutedErrors). */
+  unrouted(path: string): string[];
   /** `serve --latency` / `--rate-limit` (http/distance.ts); absent on loopback as it is. */
   distance?: Distance;
 }
@@ -61,9 +64,11 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
       break;
   }
   // From here on, `path` is what every decision reads: the fault rules, the route, the DR gate.
-  const { path, query } = target;
+  const { path, query, urlPath } = target;
   const operation = operationOf(req.method, query);
   if (!operation) return sendErrors(res, 405, ['unsupported operation']);
+  // vault/request_handling.go handleCancelableRequest, before anything else looks at the request.
+  if (operation === 'update' && urlPath.endsWith('/')) return sendErrors(res, 400, ["cannot write to a path ending in '/'"]);
 
   const fault = deps.faults.take(cluster.name, operation === 'list' ? 'LIST' : req.method!, path);
   if (fault) return sendErrors(res, fault.status, fault.errors);
@@ -78,9 +83,10 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   // The token is checked before any of the body is read: without one, nobody makes us buffer.
   if (access !== 'public') {
     caller = cluster.tokens.authenticate(requestToken(req), clientAddress);
-    if (!caller || (access === 'root' && !caller.isRoot)) return sendErrors(res, 403, ['permission denied']);
+    if (!caller) return sendErrors(res, 403, ['permission denied']);
+    if (access === 'root' && !caller.isRoot) return sendErrors(res, 403, aclDenied().errors);
   }
-  if (!resolved) return sendErrors(res, 404, []);
+  if (!resolved) return sendErrors(res, 404, deps.unrouted(path));
   const handler = resolved.route.handlers[operation];
   if (!handler) return sendErrors(res, 405, ['unsupported operation']);
   const json: JsonObject = operation === 'update' ? await body.readJson() : {};
@@ -97,7 +103,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     clientAddress,
     mount: resolved.mount,
   });
-  sendReply(res, reply);
+  sendReply(res, reply, injectsDataAtTop(urlPath));
 }
 
 function operationOf(method: string | undefined, query: URLSearchParams): Operation | undefined {
@@ -121,7 +127,8 @@ function answerFailure(deps: PipelineDeps, req: IncomingMessage, res: ServerResp
     return;
   }
   if (err instanceof ApiError) return sendErrors(res, err.status, err.errors);
-  if (err instanceof FieldError) return sendErrors(res, 400, [err.message]);
+  // sdk/framework/backend.go HandleRequest wraps FieldData.Validate's error.
+  if (err instanceof FieldError) return sendErrors(res, 400, [`Field validation failed: ${err.message}`]);
   if (err instanceof TokenUsedUp) return sendErrors(res, 403, ['permission denied']);
   const path = (req.url ?? '').split('?')[0];
   deps.cluster.log(`error: ${req.method} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -2,8 +2,8 @@ import type { JsonObject, JsonValue } from '../util/json.js';
 
 /** What a handler answers; http/respond.ts turns it into the service's HTTP shapes. */
 export type Reply =
-  /** 200 with the envelope; `legacyTopLevel` also copies data's members to the top (sys/auth, sys/mounts). */
-  | { kind: 'data'; data: JsonObject; warnings?: string[]; legacyTopLevel?: boolean }
+  /** 200 with the envelope (for some sys paths also data's members at the top: http/legacy-top-level.ts). */
+  | { kind: 'data'; data: JsonObject; warnings?: string[] }
   /** 204, or 200 with the envelope when there are warnings. */
   | { kind: 'empty'; warnings?: string[] }
   /** 200 with the envelope's auth block (logins). */
@@ -45,4 +45,18 @@ export function notFound(): ApiError {
 
 export function permissionDenied(): ApiError {
   return new ApiError(403, ['permission denied']);
+}
+
+/**
+ * An error the service's request handling gathers with hashicorp/go-multierror before answering
+ * (vault/request_handling.go: a valid token the ACL refuses, an error a backend returns rather
+ * than an error response), so its text is the multierror's.
+ */
+export function gathered(status: number, message: string): ApiError {
+  return new ApiError(status, [`1 error occurred:\n\t* ${message}\n\n`]);
+}
+
+/** A valid token whose policies do not allow the request (vault/request_handling.go CheckToken). */
+export function aclDenied(): ApiError {
+  return gathered(403, 'permission denied');
 }

@@ -14,8 +14,12 @@ import { isNamespaceSegment } from '../namespaces/path.js';
  * literal name, the emulator refuses it: no route takes such a name.
  */
 export type RequestTarget =
-  /** `path`: after /v1/, decoded, the header's namespace in front, no surrounding slashes. */
-  | { kind: 'path'; path: string; query: URLSearchParams }
+  /**
+   * `path`: after /v1/, decoded, the header's namespace in front, no surrounding slashes;
+   * `urlPath`: the URL's own path, each segment decoded, as the service's ServeMux matches its
+   * handlers against it (Go 1.22+ patterns match unescaped segments).
+   */
+  | { kind: 'path'; path: string; urlPath: string; query: URLSearchParams }
   /** 301 to the cleaned path (what ServeMux does). */
   | { kind: 'redirect'; location: string }
   | { kind: 'refused'; status: number; errors: string[] };
@@ -45,7 +49,8 @@ export function requestTarget(url: string, namespaceHeader: string | string[] | 
   const namespace = headerNamespace(namespaceHeader);
   if (namespace === undefined) return refused(400, 'the X-Vault-Namespace header does not name a namespace');
   const path = namespace === '' ? decoded : decoded === '' ? namespace : `${namespace}/${decoded}`;
-  return { kind: 'path', path, query: new URLSearchParams(rawQuery) };
+  const urlPath = rawPath.split('/').map((segment) => decodeURIComponent(segment)).join('/');
+  return { kind: 'path', path, urlPath, query: new URLSearchParams(rawQuery) };
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Reply } from './reply.js';
 
 /** Writes replies in the service's shapes: the envelope, 204s and `{"errors": [...]}`. */
 
-export function sendReply(res: ServerResponse, reply: Reply): void {
+/** `dataAtTop`: data's members also at the top of the envelope (http/legacy-top-level.ts). */
+export function sendReply(res: ServerResponse, reply: Reply, dataAtTop = false): void {
   switch (reply.kind) {
     case 'raw':
       return sendJson(res, reply.status, reply.body);
@@ -15,7 +16,7 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
       return sendJson(res, 200, envelope(null, reply.auth, reply.warnings));
     case 'data': {
       const body = envelope(reply.data, null, reply.warnings);
-      return sendJson(res, 200, reply.legacyTopLevel ? { ...reply.data, ...body } : body);
+      return sendJson(res, 200, dataAtTop ? { ...reply.data, ...body } : body);
     }
   }
 }

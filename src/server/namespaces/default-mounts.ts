@@ -7,14 +7,21 @@ interface DefaultMount {
   type: string;
   description: string;
   local?: boolean;
+  sealWrap?: boolean;
+  passthroughRequestHeaders?: string[];
 }
 
-/** What a new namespace has, as in the service: no `secret/` engine, unlike the root's dev set. */
+/**
+ * What a new namespace has, as in the service: no `secret/` engine, unlike the root's dev set;
+ * the namespace's own kinds of the singleton mounts (vault/mount.go mountTypeNSToken,
+ * mountTypeNSCubbyhole, mountTypeNSIdentity, mountTypeNSSystem; requiredMountTable for the
+ * rest).
+ */
 const NAMESPACE_MOUNTS: DefaultMount[] = [
-  { kind: 'auth', path: 'token/', type: 'token', description: 'token based credentials' },
-  { kind: 'secret', path: 'cubbyhole/', type: 'cubbyhole', description: 'per-token private secret storage', local: true },
-  { kind: 'secret', path: 'identity/', type: 'identity', description: 'identity store' },
-  { kind: 'secret', path: 'sys/', type: 'system', description: 'system endpoints used for control, policy and debugging' },
+  { kind: 'auth', path: 'token/', type: 'ns_token', description: 'token based credentials' },
+  { kind: 'secret', path: 'cubbyhole/', type: 'ns_cubbyhole', description: 'per-token private secret storage', local: true },
+  { kind: 'secret', path: 'identity/', type: 'ns_identity', description: 'identity store', passthroughRequestHeaders: ['Authorization'] },
+  { kind: 'secret', path: 'sys/', type: 'ns_system', description: 'system endpoints used for control, policy and debugging', sealWrap: true, passthroughRequestHeaders: ['Accept'] },
 ];
 
 /**
@@ -30,12 +37,19 @@ export function defaultNamespaceMounts(namespace: string, kind: MountKind): Moun
       path: m.path,
       type: m.type,
       description: m.description,
-      accessor: `${kind === 'auth' ? 'auth_' : ''}${m.type}_${digest.slice(0, 8)}`,
+      // The accessor is made from the singleton's own type, before it becomes the namespace's kind.
+      accessor: `${kind === 'auth' ? 'auth_' : ''}${m.type.replace(/^ns_/, '')}_${digest.slice(0, 8)}`,
       uuid: asUuid(digest.slice(8, 40)),
       local: m.local ?? false,
-      seal_wrap: false,
+      seal_wrap: m.sealWrap ?? false,
       options: null,
-      config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false, allowed_managed_keys: [] },
+      config: {
+        default_lease_ttl: 0,
+        max_lease_ttl: 0,
+        force_no_cache: false,
+        allowed_managed_keys: [],
+        ...(m.passthroughRequestHeaders ? { passthrough_request_headers: m.passthroughRequestHeaders } : {}),
+      },
     };
   });
 }

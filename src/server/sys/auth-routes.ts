@@ -11,7 +11,7 @@ export const authMethodRoutes: Route[] = [
     pattern: 'sys/auth',
     access: 'root',
     handlers: {
-      read: ({ cluster }) => ({ kind: 'data', data: mountsListing(cluster.mounts.list('auth')), legacyTopLevel: true }),
+      read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('auth'))),
     },
   },
   {
@@ -41,11 +41,15 @@ export const authMethodRoutes: Route[] = [
       },
       update: async ({ cluster, params, body }) => {
         const spec = parseNewMount(body);
+        // vault/auth.go enableCredential: the token method is a singleton.
+        if (spec.type === 'token' || spec.type === 'ns_token') throw badRequest('token credential backend cannot be instantiated');
         if (!isEnableableAuthType(spec.type)) throw badRequest(`plugin not found in the catalog: ${spec.type}`);
         await cluster.mounts.mount('auth', params.path!, spec);
         return noContent();
       },
       delete: async ({ cluster, params }) => {
+        // vault/auth.go disableCredential.
+        if (`${params.path!}/`.startsWith('token/')) throw badRequest('token credential backend cannot be disabled');
         // As the service: the method's tokens and entity aliases go with it.
         await cluster.mounts.unmount('auth', params.path!, (mount) => [
           ...cluster.tokens.revocationsUnder(`auth/${mount.path}`, cluster.namespace),

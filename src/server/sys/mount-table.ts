@@ -11,6 +11,8 @@ interface MountConfig {
   max_lease_ttl: number;
   force_no_cache: boolean;
   allowed_managed_keys: string[];
+  /** Set on the built-in sys/ and identity/ mounts only (vault/mount.go requiredMountTable). */
+  passthrough_request_headers?: string[];
 }
 
 /** An enabled auth method or mounted secrets engine. */
@@ -44,13 +46,14 @@ const TABLE_KEYS: Record<MountKind, string> = { auth: 'core/auth', secret: 'core
 const DEFAULT_MOUNTS: Array<NewMount & { kind: MountKind; path: string }> = [
   { kind: 'auth', path: 'token/', type: 'token', description: 'token based credentials' },
   { kind: 'secret', path: 'cubbyhole/', type: 'cubbyhole', description: 'per-token private secret storage', local: true },
-  { kind: 'secret', path: 'identity/', type: 'identity', description: 'identity store' },
+  { kind: 'secret', path: 'identity/', type: 'identity', description: 'identity store', config: { passthrough_request_headers: ['Authorization'] } },
   { kind: 'secret', path: 'secret/', type: 'kv', description: 'key/value secret storage', options: { version: '2' } },
-  { kind: 'secret', path: 'sys/', type: 'system', description: 'system endpoints used for control, policy and debugging' },
+  // vault/mount.go requiredMountTable: the system mount is seal-wrapped and passes Accept through.
+  { kind: 'secret', path: 'sys/', type: 'system', description: 'system endpoints used for control, policy and debugging', seal_wrap: true, config: { passthrough_request_headers: ['Accept'] } },
 ];
 
-/** Built-in mounts that cannot be removed or mounted twice. */
-const RESERVED_TYPES = new Set(['token', 'cubbyhole', 'identity', 'system']);
+/** Built-in mounts that cannot be removed or mounted twice (a namespace's own kinds too: namespaces/default-mounts.ts). */
+const RESERVED_TYPES = new Set(['token', 'cubbyhole', 'identity', 'system', 'ns_token', 'ns_cubbyhole', 'ns_identity', 'ns_system']);
 
 /** Where a namespace's tables live; the root namespace's are `core/auth` and `core/mounts`. */
 export interface MountTableScope {
@@ -163,6 +166,7 @@ function newEntry(kind: MountKind, path: string, spec: NewMount): MountEntry {
       max_lease_ttl: spec.config?.max_lease_ttl ?? 0,
       force_no_cache: spec.config?.force_no_cache ?? false,
       allowed_managed_keys: spec.config?.allowed_managed_keys ?? [],
+      ...(spec.config?.passthrough_request_headers ? { passthrough_request_headers: spec.config.passthrough_request_headers } : {}),
     },
   };
 }

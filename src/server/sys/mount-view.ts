@@ -1,5 +1,7 @@
 import { SYSTEM_DEFAULT_TTL, SYSTEM_MAX_TTL } from '../auth/token-ttl.js';
-import { toDurationSeconds, toList, toStr } from '../util/fields.js';
+import { readDuration } from '../../values/index.js';
+import { badRequest } from '../http/reply.js';
+import { toList, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
 import { BUILTIN_PLUGIN_VERSION } from '../version.js';
 import type { MountEntry } from './mount-table.js';
@@ -23,6 +25,8 @@ export function mountListing(mount: MountEntry): JsonObject {
     force_no_cache: mount.config.force_no_cache,
   };
   if (mount.config.allowed_managed_keys.length > 0) config.allowed_managed_keys = mount.config.allowed_managed_keys;
+  // mountInfo: passthrough_request_headers only when set.
+  if (mount.config.passthrough_request_headers?.length) config.passthrough_request_headers = mount.config.passthrough_request_headers;
   if (mount.kind === 'auth') config.token_type = 'default-service';
   const deprecation: JsonObject = REGISTRY_TYPES.has(mount.type) ? { deprecation_status: 'supported' } : {};
   return {
@@ -62,19 +66,29 @@ export function tuneView(mount: MountEntry): JsonObject {
   return view;
 }
 
-/** A tune write: the members given replace the stored ones; others are left alone. */
+/**
+ * A tune write (vault/logical_system.go handleTuneWriteCommon): the members given replace the
+ * stored ones, others are left alone. The lease TTLs are parsed by hand there, so a bad one is
+ * refused with the parser's own words, and a max below the default (both set) is refused.
+ */
 export function applyTune(mount: MountEntry, body: JsonObject): MountEntry {
   const config = { ...mount.config };
   let description = mount.description;
   if ('description' in body) description = toStr('description', body.description);
-  if ('default_lease_ttl' in body) config.default_lease_ttl = leaseTtl('default_lease_ttl', body.default_lease_ttl);
-  if ('max_lease_ttl' in body) config.max_lease_ttl = leaseTtl('max_lease_ttl', body.max_lease_ttl);
+  if ('default_lease_ttl' in body) config.default_lease_ttl = leaseTtl(body.default_lease_ttl) ?? config.default_lease_ttl;
+  if ('max_lease_ttl' in body) config.max_lease_ttl = leaseTtl(body.max_lease_ttl) ?? config.max_lease_ttl;
+  if (config.default_lease_ttl !== 0 && config.max_lease_ttl !== 0 && config.max_lease_ttl < config.default_lease_ttl) {
+    throw badRequest(`backend max lease TTL of ${config.max_lease_ttl} would be less than backend default lease TTL of ${config.default_lease_ttl}`);
+  }
   if ('allowed_managed_keys' in body) config.allowed_managed_keys = toList('allowed_managed_keys', body.allowed_managed_keys);
   return { ...mount, description, config };
 }
 
-/** "system" (or empty) means the system value, stored as 0. */
-function leaseTtl(field: string, value: unknown): number {
-  if (value === 'system' || value === '') return 0;
-  return toDurationSeconds(field, value);
+/** "system" means the system value, stored as 0; "" (or null) leaves the stored value. */
+function leaseTtl(value: unknown): number | undefined {
+  if (value === 'system') return 0;
+  if (value === '' || value === null) return undefined;
+  const read = readDuration(value);
+  if (read.kind === 'refused') throw badRequest(read.reason);
+  return read.value.seconds;
 }

@@ -4,8 +4,16 @@ import type { MountKind } from './mount-table.js';
 import { parseNewMount } from './mount-request.js';
 import { applyTune, mountListing, mountsListing, tuneView } from './mount-view.js';
 
-/** Secrets engines are inert here (their own APIs are not emulated); only the mount table is. */
-const SECRETS_TYPE = /^[a-z0-9][a-z0-9-]*$/;
+/**
+ * Secrets engines are inert here (their own APIs are not emulated); only the mount table is.
+ * A type outside the service's builtin catalog (helper/builtinplugins/registry.go and the
+ * Enterprise engines; the cloud providers' engines are left out, as the spec names none) is
+ * no plugin it knows.
+ */
+const SECRETS_TYPES = new Set([
+  ...['kv', 'generic', 'pki', 'transit', 'ssh', 'totp', 'database', 'ldap', 'openldap', 'nomad', 'consul', 'rabbitmq', 'terraform', 'kubernetes', 'mongodbatlas'],
+  ...['transform', 'keymgmt', 'kmip'],
+]);
 
 /** `sys/mounts/auth/<path>` addresses an auth method, as in the service. */
 function target(path: string): { kind: MountKind; path: string } {
@@ -18,7 +26,7 @@ export const mountRoutes: Route[] = [
     pattern: 'sys/mounts',
     access: 'root',
     handlers: {
-      read: ({ cluster }) => ({ kind: 'data', data: mountsListing(cluster.mounts.list('secret')), legacyTopLevel: true }),
+      read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('secret'))),
     },
   },
   {
@@ -49,7 +57,7 @@ export const mountRoutes: Route[] = [
       },
       update: async ({ cluster, params, body }) => {
         const spec = parseNewMount(body);
-        if (!SECRETS_TYPE.test(spec.type)) throw badRequest(`plugin not found in the catalog: ${spec.type}`);
+        if (!SECRETS_TYPES.has(spec.type)) throw badRequest(`plugin not found in the catalog: ${spec.type}`);
         await cluster.mounts.mount('secret', params.path!, spec);
         return noContent();
       },

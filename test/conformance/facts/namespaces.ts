@@ -40,11 +40,11 @@ export const NAMESPACE_FACTS: readonly Fact[] = [
     expect: { status: 404 },
   },
   {
-    says: 'a created namespace serves its own auth methods',
-    source: NAMESPACES_DOC,
+    says: "a created namespace serves its own auth methods, its token method of the namespace's kind",
+    source: `${NAMESPACES_DOC}; vault/mount.go (mountTypeNSToken)`,
     setup: [createTeamA],
     request: { method: 'GET', path: 'team-a/sys/auth' },
-    expect: { status: 200, body: { data: { 'token/': { type: 'token' } } } },
+    expect: { status: 200, body: { data: { 'token/': { type: 'ns_token' } } } },
   },
   {
     says: 'a deleted namespace is gone with what it held',

@@ -65,7 +65,21 @@ export const TOKEN_FACTS: readonly Fact[] = [
     source: DEFAULT_POLICY,
     setup: [createChild],
     request: { method: 'GET', path: 'sys/auth', token: { captured: 'child' } },
-    expect: { status: 403, body: { errors: ['permission denied'] } },
+    expect: { status: 403, body: { errors: ['1 error occurred:\n\t* permission denied\n\n'] } },
+  },
+  {
+    says: '#22.3: the default policy grants lookup-self read only: a POST is refused',
+    source: `${DEFAULT_POLICY} (capabilities ["read"]), vault/request_handling.go (CheckToken)`,
+    setup: [createChild],
+    request: { method: 'POST', path: 'auth/token/lookup-self', token: { captured: 'child' }, body: {} },
+    expect: { status: 403, body: { errors: ['1 error occurred:\n\t* permission denied\n\n'] } },
+  },
+  {
+    says: "#22.3: GET auth/token/lookup takes the token from the query",
+    source: `${TOKEN_STORE_GO} (handleLookup: data.Get("token"); the framework reads a GET's query)`,
+    setup: [createChild],
+    request: { method: 'GET', path: 'auth/token/lookup?token=<<child>>' },
+    expect: { status: 200, body: { data: { id: '<<child>>', policies: ['default'] } } },
   },
   {
     says: 'auth/token/lookup looks up the token in the body',
@@ -88,9 +102,9 @@ export const TOKEN_FACTS: readonly Fact[] = [
     expect: { status: 200, body: { data: { id: '', accessor: '<<childAccessor>>', policies: ['default'] } } },
   },
   {
-    says: 'auth/token/lookup-accessor of an unknown accessor is 400 "invalid accessor"',
-    source: `${TOKEN_STORE_GO} (lookupByAccessor: StatusBadRequest "invalid accessor")`,
+    says: 'auth/token/lookup-accessor of an unknown accessor is 400 "invalid accessor", gathered as an error the backend returned',
+    source: `${TOKEN_STORE_GO} (lookupByAccessor: StatusBadRequest "invalid accessor"), vault/request_handling.go (multierror.Append of the routing error)`,
     request: { method: 'POST', path: 'auth/token/lookup-accessor', body: { accessor: 'nope' } },
-    expect: { status: 400, body: { errors: ['invalid accessor'] } },
+    expect: { status: 400, body: { errors: ['1 error occurred:\n\t* invalid accessor\n\n'] } },
   },
 ];

@@ -141,7 +141,7 @@ describe('create, update, list, delete', () => {
     expect((await api.list('sys/managed-keys/provBkeyvault')).body.data).toEqual({ keys: ['az-0', 'az-a'] });
     expect((await api.call('LIST', 'sys/managed-keys/provAkms')).body.data.keys).toEqual(['aws-a', 'aws-b']);
     const none = s.client('empty-ns');
-    expect(await none.list('sys/managed-keys/pkcs11')).toEqual({ status: 404, body: { errors: [] } });
+    expect((await none.list('sys/managed-keys/pkcs11')).status).toBe(404);
   });
 
   it('an update changes the fields given and keeps the others (pin and UUID included)', async () => {

@@ -130,7 +130,7 @@ describe('routing', () => {
     const token = await s.server.mintToken({ policies: ['default'] });
     const res = await fetch(`${s.server.clusters[0]!.baseUrl}/team-a/sys/managed-keys/provAkms/signer`, { headers: { 'X-Vault-Token': token } });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ errors: ['permission denied'] });
+    expect(await res.json()).toEqual({ errors: ['1 error occurred:\n\t* permission denied\n\n'] });
     const anonymous = await fetch(`${s.server.clusters[0]!.baseUrl}/team-a/sys/mounts`);
     expect(anonymous.status).toBe(403);
   });

@@ -272,7 +272,8 @@ describe('snapshot-auto authorization', () => {
     await api.post(`${CONFIG}/guarded`, local);
     const token = await server.mintToken({ policies: ['default', 'admin'] });
     const user = apiClient(server.clusters[0]!, token);
-    const denied = { errors: ['permission denied'] };
+    // A valid token the ACL refuses (vault/request_handling.go CheckToken gathers the error).
+    const denied = { errors: ['1 error occurred:\n\t* permission denied\n\n'] };
     expect(await user.post(`${CONFIG}/guarded`, local)).toEqual({ status: 403, body: denied });
     expect(await user.get(`${CONFIG}/guarded`)).toEqual({ status: 403, body: denied });
     expect(await user.list(CONFIG)).toEqual({ status: 403, body: denied });

@@ -1,0 +1,271 @@
+/**
+ * The differential corpus: requests sent, in this order, to `lockstep serve` and to the real
+ * server, each answer compared (differential.test.ts). Every endpoint both serve, with good and
+ * bad inputs. Cases build on the state earlier ones left (a mount enabled, a token captured),
+ * so every request of a scenario is compared, its setup too.
+ *
+ * `<<name>>` in paths and bodies is a value this side captured earlier (`capture`), or the test
+ * directory's settings (`<<ldap.url>>`, `<<ldap.binddn>>`, `<<ldap.bindpass>>`, `<<ldap.userdn>>`,
+ * `<<ldap.groupdn>>`).
+ */
+
+export interface Case {
+  /** Unique, stable: the known differences (differences.ts) name cases by it. */
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'LIST';
+  /** After /v1/, sent byte for byte (a `..` segment stays one); may carry a query. */
+  path: string;
+  body?: unknown;
+  /** A body sent as is (not JSON, or too long to write out). */
+  rawBody?: string;
+  /** Default the root token; `wrong`: one no server issued. */
+  token?: 'root' | 'none' | 'wrong' | { captured: string };
+  /** X-Vault-Namespace. */
+  namespace?: string;
+  /** Names for values of this side's answer, by dotted path. */
+  capture?: Record<string, string>;
+}
+
+const LONG = 'x'.repeat(200_000);
+
+const HEALTH: Case[] = [
+  { id: 'health', method: 'GET', path: 'sys/health', token: 'none' },
+  { id: 'health-wrong-token', method: 'GET', path: 'sys/health', token: 'wrong' },
+  { id: 'health-activecode', method: 'GET', path: 'sys/health?activecode=299', token: 'none' },
+  { id: 'health-head', method: 'HEAD', path: 'sys/health', token: 'none' },
+  { id: 'health-head-activecode', method: 'HEAD', path: 'sys/health?activecode=204', token: 'none' },
+  { id: 'health-activecode-not-number', method: 'GET', path: 'sys/health?activecode=ok', token: 'none' },
+  { id: 'health-activecode-empty', method: 'GET', path: 'sys/health?activecode=', token: 'none' },
+  { id: 'health-standbyok-not-bool', method: 'GET', path: 'sys/health?standbyok=maybe', token: 'none' },
+  { id: 'health-standbyok-empty', method: 'GET', path: 'sys/health?standbyok=', token: 'none' },
+  { id: 'health-standbyok-true', method: 'GET', path: 'sys/health?standbyok=true&perfstandbyok=1', token: 'none' },
+  { id: 'health-sealedcode-unsealed', method: 'GET', path: 'sys/health?sealedcode=299&uninitcode=298', token: 'none' },
+  { id: 'health-unknown-query', method: 'GET', path: 'sys/health?nope=1', token: 'none' },
+];
+
+const SEAL_AND_INIT: Case[] = [
+  { id: 'seal-status', method: 'GET', path: 'sys/seal-status', token: 'none' },
+  { id: 'seal-status-wrong-token', method: 'GET', path: 'sys/seal-status', token: 'wrong' },
+  { id: 'init-read', method: 'GET', path: 'sys/init', token: 'none' },
+  { id: 'init-again', method: 'PUT', path: 'sys/init', token: 'none', body: { secret_shares: 1, secret_threshold: 1 } },
+];
+
+const AUTH_METHODS: Case[] = [
+  { id: 'auth-list', method: 'GET', path: 'sys/auth' },
+  { id: 'auth-list-no-token', method: 'GET', path: 'sys/auth', token: 'none' },
+  { id: 'auth-list-wrong-token', method: 'GET', path: 'sys/auth', token: 'wrong' },
+  { id: 'auth-read-token', method: 'GET', path: 'sys/auth/token' },
+  { id: 'auth-read-missing', method: 'GET', path: 'sys/auth/nope' },
+  { id: 'auth-enable-ldap', method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } },
+  { id: 'auth-enable-ldap-again', method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } },
+  { id: 'auth-read-ldap', method: 'GET', path: 'sys/auth/ldap' },
+  { id: 'auth-read-ldap-trailing-slash', method: 'GET', path: 'sys/auth/ldap/' },
+  { id: 'auth-list-with-ldap', method: 'GET', path: 'sys/auth' },
+  { id: 'auth-tune-read', method: 'GET', path: 'sys/auth/ldap/tune' },
+  { id: 'auth-tune-durations', method: 'POST', path: 'sys/auth/ldap/tune', body: { default_lease_ttl: '1h', max_lease_ttl: 7200 } },
+  { id: 'auth-tune-read-after', method: 'GET', path: 'sys/auth/ldap/tune' },
+  { id: 'auth-tune-duration-forms', method: 'POST', path: 'sys/auth/ldap/tune', body: { default_lease_ttl: '90m', max_lease_ttl: '3h' } },
+  { id: 'auth-tune-read-forms', method: 'GET', path: 'sys/auth/ldap/tune' },
+  { id: 'auth-tune-bad-duration', method: 'POST', path: 'sys/auth/ldap/tune', body: { default_lease_ttl: 'soon' } },
+  { id: 'auth-tune-default-over-max', method: 'POST', path: 'sys/auth/ldap/tune', body: { default_lease_ttl: '5h', max_lease_ttl: '1h' } },
+  { id: 'auth-tune-unknown-field', method: 'POST', path: 'sys/auth/ldap/tune', body: { nope: 1 } },
+  { id: 'auth-tune-description', method: 'POST', path: 'sys/auth/ldap/tune', body: { description: 'people' } },
+  { id: 'auth-tune-missing', method: 'GET', path: 'sys/auth/nope/tune' },
+  { id: 'auth-enable-no-type', method: 'POST', path: 'sys/auth/notype', body: {} },
+  { id: 'auth-enable-unknown-type', method: 'POST', path: 'sys/auth/weird', body: { type: 'nope' } },
+  { id: 'auth-enable-type-not-string', method: 'POST', path: 'sys/auth/numtype', body: { type: 5 } },
+  { id: 'auth-enable-unknown-field', method: 'POST', path: 'sys/auth/ldap-extra', body: { type: 'ldap', nope: true } },
+  { id: 'auth-enable-not-json', method: 'POST', path: 'sys/auth/badjson', rawBody: '{"type": "ldap"' },
+  { id: 'auth-enable-with-config', method: 'POST', path: 'sys/auth/ldap-cfg', body: { type: 'ldap', description: 'with config', config: { default_lease_ttl: '30m', max_lease_ttl: '2h' } } },
+  { id: 'auth-read-with-config', method: 'GET', path: 'sys/auth/ldap-cfg' },
+  { id: 'auth-enable-mixed-case', method: 'POST', path: 'sys/auth/LDAP-Mixed', body: { type: 'ldap' } },
+  { id: 'auth-read-mixed-case-lower', method: 'GET', path: 'sys/auth/ldap-mixed' },
+  { id: 'auth-read-mixed-case', method: 'GET', path: 'sys/auth/LDAP-Mixed' },
+  { id: 'auth-enable-dotdot', method: 'POST', path: 'sys/auth/a/../dotdot', body: { type: 'ldap' } },
+  { id: 'auth-enable-nested', method: 'POST', path: 'sys/auth/team/ldap', body: { type: 'ldap' } },
+  { id: 'auth-enable-empty-name', method: 'POST', path: 'sys/auth/', body: { type: 'ldap' } },
+  { id: 'auth-enable-long-body', method: 'POST', path: 'sys/auth/ldap-long', body: { type: 'ldap', description: LONG } },
+  { id: 'auth-enable-token-type', method: 'POST', path: 'sys/auth/token2', body: { type: 'token' } },
+  { id: 'auth-list-after', method: 'GET', path: 'sys/auth' },
+  { id: 'auth-disable', method: 'DELETE', path: 'sys/auth/ldap-cfg' },
+  { id: 'auth-disable-missing', method: 'DELETE', path: 'sys/auth/nope' },
+  { id: 'auth-disable-token', method: 'DELETE', path: 'sys/auth/token' },
+];
+
+const MOUNTS: Case[] = [
+  { id: 'mounts-list', method: 'GET', path: 'sys/mounts' },
+  { id: 'mounts-read-secret', method: 'GET', path: 'sys/mounts/secret' },
+  { id: 'mounts-read-missing', method: 'GET', path: 'sys/mounts/nope' },
+  { id: 'mounts-tune-read', method: 'GET', path: 'sys/mounts/secret/tune' },
+  { id: 'mounts-enable-kv', method: 'POST', path: 'sys/mounts/kv-two', body: { type: 'kv', options: { version: '2' } } },
+  { id: 'mounts-enable-again', method: 'POST', path: 'sys/mounts/kv-two', body: { type: 'kv' } },
+  { id: 'mounts-read-kv', method: 'GET', path: 'sys/mounts/kv-two' },
+  { id: 'mounts-tune-write', method: 'POST', path: 'sys/mounts/kv-two/tune', body: { max_lease_ttl: '10h' } },
+  { id: 'mounts-tune-read-after', method: 'GET', path: 'sys/mounts/kv-two/tune' },
+  { id: 'mounts-enable-unknown-type', method: 'POST', path: 'sys/mounts/weird', body: { type: 'nope' } },
+  { id: 'mounts-disable', method: 'DELETE', path: 'sys/mounts/kv-two' },
+  { id: 'mounts-disable-missing', method: 'DELETE', path: 'sys/mounts/nope' },
+];
+
+const NAMESPACES: Case[] = [
+  { id: 'ns-list-none', method: 'LIST', path: 'sys/namespaces' },
+  { id: 'ns-create', method: 'POST', path: 'sys/namespaces/team-a' },
+  { id: 'ns-create-again', method: 'POST', path: 'sys/namespaces/team-a' },
+  { id: 'ns-read', method: 'GET', path: 'sys/namespaces/team-a' },
+  { id: 'ns-read-missing', method: 'GET', path: 'sys/namespaces/nope' },
+  { id: 'ns-create-metadata', method: 'POST', path: 'sys/namespaces/team-m', body: { custom_metadata: { owner: 'ops' } } },
+  { id: 'ns-create-metadata-wrong-type', method: 'POST', path: 'sys/namespaces/team-w', body: { custom_metadata: 'owner=ops' } },
+  { id: 'ns-create-unknown-field', method: 'POST', path: 'sys/namespaces/team-u', body: { nope: 1 } },
+  { id: 'ns-create-mixed-case', method: 'POST', path: 'sys/namespaces/Team-B' },
+  { id: 'ns-read-mixed-case-lower', method: 'GET', path: 'sys/namespaces/team-b' },
+  { id: 'ns-create-empty-name', method: 'POST', path: 'sys/namespaces/' },
+  { id: 'ns-create-dotdot', method: 'POST', path: 'sys/namespaces/x/../team-d' },
+  { id: 'ns-create-reserved', method: 'POST', path: 'sys/namespaces/sys' },
+  { id: 'ns-list', method: 'LIST', path: 'sys/namespaces' },
+  { id: 'ns-list-get', method: 'GET', path: 'sys/namespaces?list=true' },
+  { id: 'ns-create-nested', method: 'POST', path: 'team-a/sys/namespaces/dev' },
+  { id: 'ns-create-nested-header', method: 'POST', path: 'sys/namespaces/qa', namespace: 'team-a' },
+  { id: 'ns-read-nested', method: 'GET', path: 'team-a/sys/namespaces/dev' },
+  { id: 'ns-list-nested', method: 'LIST', path: 'sys/namespaces', namespace: 'team-a' },
+  { id: 'ns-auth-list', method: 'GET', path: 'team-a/sys/auth' },
+  { id: 'ns-auth-enable', method: 'POST', path: 'sys/auth/ldap', namespace: 'team-a', body: { type: 'ldap' } },
+  { id: 'ns-auth-read', method: 'GET', path: 'team-a/sys/auth/ldap' },
+  { id: 'ns-ldap-config-write', method: 'POST', path: 'team-a/auth/ldap/config', body: { url: 'ldap://ns.example', userattr: 'uid' } },
+  { id: 'ns-ldap-config-read', method: 'GET', path: 'auth/ldap/config', namespace: 'team-a' },
+  { id: 'ns-mounts-list', method: 'GET', path: 'team-a/sys/mounts' },
+  { id: 'ns-missing-path', method: 'GET', path: 'team-typo/sys/auth' },
+  { id: 'ns-missing-header', method: 'GET', path: 'sys/auth', namespace: 'team-typo' },
+  { id: 'ns-header-and-path', method: 'GET', path: 'dev/sys/auth', namespace: 'team-a' },
+  { id: 'ns-delete-with-children', method: 'DELETE', path: 'sys/namespaces/team-a' },
+  { id: 'ns-delete', method: 'DELETE', path: 'sys/namespaces/team-m' },
+  // No read of the deleted namespace: OpenBao deletes in the background, so what it answers depends on timing.
+  { id: 'ns-delete-missing', method: 'DELETE', path: 'sys/namespaces/nope' },
+];
+
+const TOKENS: Case[] = [
+  { id: 'token-lookup-self-root', method: 'GET', path: 'auth/token/lookup-self' },
+  {
+    id: 'token-create',
+    method: 'POST',
+    path: 'auth/token/create',
+    body: { policies: ['Dev', 'ops'], ttl: '1h', meta: { owner: 'diff' } },
+    capture: { child: 'auth.client_token', childAccessor: 'auth.accessor' },
+  },
+  { id: 'token-create-default-only', method: 'POST', path: 'auth/token/create', body: { policies: ['default'], ttl: '2h' }, capture: { plain: 'auth.client_token', plainAccessor: 'auth.accessor' } },
+  { id: 'token-create-policies-comma', method: 'POST', path: 'auth/token/create', body: { policies: 'default,Ops ,dev', ttl: 600 } },
+  { id: 'token-create-ttl-seconds-string', method: 'POST', path: 'auth/token/create', body: { policies: ['default'], ttl: '3600' } },
+  { id: 'token-create-ttl-compound', method: 'POST', path: 'auth/token/create', body: { policies: ['default'], ttl: '1h30m' } },
+  { id: 'token-create-ttl-days', method: 'POST', path: 'auth/token/create', body: { policies: ['default'], ttl: '2d' } },
+  { id: 'token-create-bad-ttl', method: 'POST', path: 'auth/token/create', body: { ttl: 'soon' } },
+  { id: 'token-create-negative-ttl', method: 'POST', path: 'auth/token/create', body: { ttl: '-5m' } },
+  { id: 'token-create-num-uses-wrong-type', method: 'POST', path: 'auth/token/create', body: { num_uses: 'many' } },
+  { id: 'token-create-unknown-field', method: 'POST', path: 'auth/token/create', body: { policies: ['default'], nope: 1 } },
+  { id: 'token-create-no-default', method: 'POST', path: 'auth/token/create', body: { policies: ['reader'], no_default_policy: true } },
+  { id: 'token-create-meta-wrong-type', method: 'POST', path: 'auth/token/create', body: { meta: 'owner=ops' } },
+  { id: 'token-create-batch', method: 'POST', path: 'auth/token/create', body: { type: 'batch', policies: ['default'] } },
+  { id: 'token-create-bad-type', method: 'POST', path: 'auth/token/create', body: { type: 'nope' } },
+  { id: 'token-create-not-json', method: 'POST', path: 'auth/token/create', rawBody: 'policies=default' },
+  { id: 'token-create-by-child', method: 'POST', path: 'auth/token/create', token: { captured: 'plain' }, body: {} },
+  { id: 'token-lookup-self-child', method: 'GET', path: 'auth/token/lookup-self', token: { captured: 'child' } },
+  { id: 'token-lookup-self-post', method: 'POST', path: 'auth/token/lookup-self', token: { captured: 'plain' }, body: {} },
+  { id: 'token-lookup', method: 'POST', path: 'auth/token/lookup', body: { token: '<<child>>' } },
+  { id: 'token-lookup-unknown', method: 'POST', path: 'auth/token/lookup', body: { token: 'hvs.unknown' } },
+  { id: 'token-lookup-empty', method: 'POST', path: 'auth/token/lookup', body: {} },
+  { id: 'token-lookup-wrong-type', method: 'POST', path: 'auth/token/lookup', body: { token: 5 } },
+  { id: 'token-lookup-get-query', method: 'GET', path: 'auth/token/lookup?token=<<child>>' },
+  { id: 'token-lookup-accessor', method: 'POST', path: 'auth/token/lookup-accessor', body: { accessor: '<<childAccessor>>' } },
+  { id: 'token-lookup-accessor-unknown', method: 'POST', path: 'auth/token/lookup-accessor', body: { accessor: 'nope' } },
+  { id: 'token-lookup-accessor-empty', method: 'POST', path: 'auth/token/lookup-accessor', body: {} },
+  { id: 'token-lookup-by-default-token', method: 'POST', path: 'auth/token/lookup', token: { captured: 'plain' }, body: { token: '<<child>>' } },
+  { id: 'token-renew-self', method: 'POST', path: 'auth/token/renew-self', token: { captured: 'plain' }, body: { increment: '30m' } },
+  { id: 'token-renew-self-seconds', method: 'POST', path: 'auth/token/renew-self', token: { captured: 'plain' }, body: { increment: 900 } },
+  { id: 'token-renew-self-bad-increment', method: 'POST', path: 'auth/token/renew-self', token: { captured: 'plain' }, body: { increment: 'soon' } },
+  { id: 'token-renew-self-root', method: 'POST', path: 'auth/token/renew-self', body: {} },
+  { id: 'token-lookup-self-after-renew', method: 'GET', path: 'auth/token/lookup-self', token: { captured: 'plain' } },
+  { id: 'token-default-policy-admin-path', method: 'GET', path: 'sys/auth', token: { captured: 'plain' } },
+  { id: 'token-revoke-self', method: 'POST', path: 'auth/token/revoke-self', token: { captured: 'plain' } },
+  { id: 'token-lookup-self-revoked', method: 'GET', path: 'auth/token/lookup-self', token: { captured: 'plain' } },
+  { id: 'token-lookup-accessor-revoked', method: 'POST', path: 'auth/token/lookup-accessor', body: { accessor: '<<plainAccessor>>' } },
+  { id: 'token-lookup-self-wrong-token', method: 'GET', path: 'auth/token/lookup-self', token: 'wrong' },
+  { id: 'token-lookup-self-no-token', method: 'GET', path: 'auth/token/lookup-self', token: 'none' },
+];
+
+const ldapConfig = { url: '<<ldap.url>>', binddn: '<<ldap.binddn>>', bindpass: '<<ldap.bindpass>>', userdn: '<<ldap.userdn>>', userattr: 'uid', groupdn: '<<ldap.groupdn>>' };
+
+const LDAP: Case[] = [
+  { id: 'ldap-config-read-default', method: 'GET', path: 'auth/ldap/config' },
+  { id: 'ldap-config-write', method: 'POST', path: 'auth/ldap/config', body: { ...ldapConfig, token_policies: 'Dev, ops,Dev', token_ttl: '1h' } },
+  { id: 'ldap-config-read', method: 'GET', path: 'auth/ldap/config' },
+  { id: 'ldap-config-policies-list', method: 'POST', path: 'auth/ldap/config', body: { token_policies: ['Zeta', ' alpha '] } },
+  { id: 'ldap-config-read-policies-list', method: 'GET', path: 'auth/ldap/config' },
+  { id: 'ldap-config-durations', method: 'POST', path: 'auth/ldap/config', body: { request_timeout: '1m30s', connection_timeout: 15, token_ttl: 7200, token_max_ttl: '4h' } },
+  { id: 'ldap-config-read-durations', method: 'GET', path: 'auth/ldap/config' },
+  { id: 'ldap-config-duration-string-seconds', method: 'POST', path: 'auth/ldap/config', body: { request_timeout: '45', token_ttl: '30m' } },
+  { id: 'ldap-config-bad-duration', method: 'POST', path: 'auth/ldap/config', body: { request_timeout: 'soon' } },
+  { id: 'ldap-config-bool-wrong-type', method: 'POST', path: 'auth/ldap/config', body: { deny_null_bind: 'maybe' } },
+  { id: 'ldap-config-bool-string', method: 'POST', path: 'auth/ldap/config', body: { case_sensitive_names: 'false', starttls: 'true', insecure_tls: 0 } },
+  { id: 'ldap-config-unknown-field', method: 'POST', path: 'auth/ldap/config', body: { nope: 1, userattr: 'uid' } },
+  { id: 'ldap-config-filter-warning', method: 'POST', path: 'auth/ldap/config', body: { userfilter: '(mail={{.Username}})' } },
+  { id: 'ldap-config-filter-bad-template', method: 'POST', path: 'auth/ldap/config', body: { userfilter: '({{.UserAttr}}={{.Username}' } },
+  { id: 'ldap-config-filter-reset', method: 'POST', path: 'auth/ldap/config', body: { userfilter: '({{.UserAttr}}={{.Username}})' } },
+  { id: 'ldap-config-token-type-empty', method: 'POST', path: 'auth/ldap/config', body: { token_type: '' } },
+  { id: 'ldap-config-token-type-bad', method: 'POST', path: 'auth/ldap/config', body: { token_type: 'nope' } },
+  { id: 'ldap-config-bound-cidrs-comma', method: 'POST', path: 'auth/ldap/config', body: { token_bound_cidrs: '127.0.0.1/32, 10.0.0.0/8' } },
+  { id: 'ldap-config-bound-cidrs-bad', method: 'POST', path: 'auth/ldap/config', body: { token_bound_cidrs: ['not-a-cidr'] } },
+  { id: 'ldap-config-tls-min-bad', method: 'POST', path: 'auth/ldap/config', body: { tls_min_version: 'tls99' } },
+  { id: 'ldap-config-deref-bad', method: 'POST', path: 'auth/ldap/config', body: { dereference_aliases: 'sometimes' } },
+  { id: 'ldap-config-not-json', method: 'POST', path: 'auth/ldap/config', rawBody: 'url=ldap://x' },
+  { id: 'ldap-config-read-final', method: 'GET', path: 'auth/ldap/config' },
+  { id: 'ldap-config-wrong-token', method: 'GET', path: 'auth/ldap/config', token: 'wrong' },
+  { id: 'ldap-groups-list-none', method: 'LIST', path: 'auth/ldap/groups' },
+  { id: 'ldap-group-write', method: 'POST', path: 'auth/ldap/groups/Admins', body: { policies: 'Ops, dev ,ops' } },
+  { id: 'ldap-group-read-lower', method: 'GET', path: 'auth/ldap/groups/admins' },
+  { id: 'ldap-group-read-as-written', method: 'GET', path: 'auth/ldap/groups/Admins' },
+  { id: 'ldap-group-write-list', method: 'POST', path: 'auth/ldap/groups/builders', body: { policies: ['dev', 'Root'] } },
+  { id: 'ldap-group-read-root', method: 'GET', path: 'auth/ldap/groups/builders' },
+  { id: 'ldap-group-write-policies-wrong-type', method: 'POST', path: 'auth/ldap/groups/badtype', body: { policies: { a: 1 } } },
+  { id: 'ldap-group-write-unknown-field', method: 'POST', path: 'auth/ldap/groups/extra', body: { policies: 'dev', nope: true } },
+  { id: 'ldap-group-write-empty-body', method: 'POST', path: 'auth/ldap/groups/empty', body: {} },
+  { id: 'ldap-group-read-empty', method: 'GET', path: 'auth/ldap/groups/empty' },
+  { id: 'ldap-group-write-empty-name', method: 'POST', path: 'auth/ldap/groups/', body: { policies: 'dev' } },
+  { id: 'ldap-group-write-dotdot', method: 'POST', path: 'auth/ldap/groups/../users/sneaky', body: { policies: 'dev' } },
+  { id: 'ldap-group-write-encoded-slash', method: 'POST', path: 'auth/ldap/groups/a%2Fb', body: { policies: 'dev' } },
+  { id: 'ldap-group-write-long-body', method: 'POST', path: 'auth/ldap/groups/long', body: { policies: LONG } },
+  { id: 'ldap-group-write-space', method: 'POST', path: 'auth/ldap/groups/two%20words', body: { policies: 'dev' } },
+  { id: 'ldap-groups-list', method: 'LIST', path: 'auth/ldap/groups' },
+  { id: 'ldap-groups-list-get', method: 'GET', path: 'auth/ldap/groups?list=true' },
+  { id: 'ldap-group-read-missing', method: 'GET', path: 'auth/ldap/groups/nope' },
+  { id: 'ldap-group-delete-other-case', method: 'DELETE', path: 'auth/ldap/groups/ADMINS' },
+  { id: 'ldap-group-read-after-delete-other-case', method: 'GET', path: 'auth/ldap/groups/admins' },
+  { id: 'ldap-group-delete', method: 'DELETE', path: 'auth/ldap/groups/admins' },
+  { id: 'ldap-group-delete-missing', method: 'DELETE', path: 'auth/ldap/groups/nope' },
+  { id: 'ldap-users-list-none', method: 'LIST', path: 'auth/ldap/users' },
+  { id: 'ldap-user-write', method: 'POST', path: 'auth/ldap/users/alice', body: { policies: 'oncall', groups: 'b,a' } },
+  { id: 'ldap-user-read', method: 'GET', path: 'auth/ldap/users/alice' },
+  { id: 'ldap-user-write-groups-list', method: 'POST', path: 'auth/ldap/users/Bob', body: { policies: ['Dev', 'root'], groups: ['x', ' y'] } },
+  { id: 'ldap-user-read-bob', method: 'GET', path: 'auth/ldap/users/bob' },
+  { id: 'ldap-user-write-groups-wrong-type', method: 'POST', path: 'auth/ldap/users/carol', body: { groups: 5 } },
+  { id: 'ldap-users-list', method: 'LIST', path: 'auth/ldap/users' },
+  { id: 'ldap-user-read-missing', method: 'GET', path: 'auth/ldap/users/nope' },
+  { id: 'ldap-user-delete-other-case', method: 'DELETE', path: 'auth/ldap/users/ALICE' },
+  { id: 'ldap-user-read-after-delete-other-case', method: 'GET', path: 'auth/ldap/users/alice' },
+  { id: 'ldap-unknown-path', method: 'GET', path: 'auth/ldap/nope' },
+  { id: 'ldap-mount-missing', method: 'GET', path: 'auth/ldap-none/config' },
+];
+
+const LOGIN: Case[] = [
+  { id: 'login-config', method: 'POST', path: 'auth/ldap/config', body: { ...ldapConfig, userfilter: '({{.UserAttr}}={{.Username}})', token_policies: 'Dev, ops', token_ttl: '1h', token_type: 'default', starttls: false } },
+  { id: 'login', method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 'alice-pw' }, capture: { login: 'auth.client_token' } },
+  { id: 'login-wrong-password', method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 'nope' } },
+  { id: 'login-unknown-user', method: 'POST', path: 'auth/ldap/login/nobody', token: 'none', body: { password: 'x' } },
+  { id: 'login-empty-password', method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: '' } },
+  { id: 'login-no-password', method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: {} },
+  { id: 'login-password-wrong-type', method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 5 } },
+  { id: 'login-mixed-case', method: 'POST', path: 'auth/ldap/login/ALICE', token: 'none', body: { password: 'alice-pw' } },
+  { id: 'login-username-in-body', method: 'POST', path: 'auth/ldap/login', token: 'none', body: { username: 'alice', password: 'alice-pw' } },
+  { id: 'login-lookup-self', method: 'GET', path: 'auth/token/lookup-self', token: { captured: 'login' } },
+  { id: 'login-renew-self', method: 'POST', path: 'auth/token/renew-self', token: { captured: 'login' }, body: {} },
+  { id: 'login-revoke-self', method: 'POST', path: 'auth/token/revoke-self', token: { captured: 'login' } },
+];
+
+export const CORPUS: readonly Case[] = [...HEALTH, ...SEAL_AND_INIT, ...AUTH_METHODS, ...MOUNTS, ...TOKENS, ...LDAP, ...LOGIN, ...NAMESPACES];
