@@ -84,4 +84,4 @@ echo "== lockstep apply examples/dr --allow-destructive (enabling a secondary wi
 cli apply examples/dr --auto-approve --allow-destructive
 echo "== lockstep plan examples/dr (again: expect no changes)"
 cli plan examples/dr --detailed-exitcode
-echo "== demo done: the servers match the manifests (a failover rehearsal is in the README's DR runbook)"
+echo "== demo done: the servers match the manifests (a failover rehearsal is in docs/dr-runbook.md)"

@@ -58,7 +58,7 @@ export async function main(argv: string[], sink?: OutputSink): Promise<number> {
 /**
  * The AWS SDK prints a multi-line notice on Node 20 (its releases after early 2027 need Node 22)
  * into lockstep's stderr, where scripts read lockstep's own diagnostics. It speaks to whoever
- * picks the SDK's version, which lockstep's lockfile does: the README says so instead. A user
+ * picks the SDK's version, which lockstep's lockfile does: docs/ci.md says so instead. A user
  * who sets the variable either way keeps their choice.
  */
 function quietDependencyNotices(): void {

@@ -5,7 +5,7 @@
  *
  * Why: Node's ES module loader resolves, reads and links each module on its own, and a plan of
  * 1,000 users spent about a tenth of its time on that and on calls across module boundaries.
- * Bundled, the same plan takes about 8% less wall time and CPU time (see README, Benchmarks).
+ * Bundled, the same plan takes about 8% less wall time and CPU time (see test/bench/README.md).
  *
  * The other modules of `dist/` stay as tsc wrote them (the server's `dist/server/index.js`
  * for other programs, the precompiled schemas); only the CLI's entry is replaced.

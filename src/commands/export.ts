@@ -26,7 +26,7 @@ const HEADER = [
   '# Exported by lockstep. Write-only fields (bindpass, client_tls_cert, client_tls_key) and',
   '# other secrets (DR operation tokens) cannot be read back: they appear as ${env:...}',
   '# references to fill in, or, where the server does not say whether it holds one, in',
-  '# managedElsewhere (never sent, so never cleared; see the README on write-only fields).',
+  '# managedElsewhere (never sent, so never cleared; see docs/manifests.md, Write-only fields).',
   '# Values read from the server are literal text: a "${" in one is written "$${".',
 ].join('\n');
 

@@ -74,7 +74,7 @@ describe('#17.2: the npm package', () => {
   it('holds what a user needs and nothing else', () => {
     const files = run('tar', ['-tzf', tarball]).stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
     const top = [...new Set(files.map((f) => (f.startsWith('dist/') ? f.split('/').slice(0, f.startsWith('dist/validate/') ? 3 : 2).join('/') : f.split('/')[0]!)))].sort();
-    expect(top).toEqual(['README.md', 'dist/cli-chunks', 'dist/cli.js', 'dist/validate/precompiled', 'npm-shrinkwrap.json', 'package.json', 'schemas']);
+    expect(top).toEqual(['README.md', 'dist/cli-chunks', 'dist/cli.js', 'dist/validate/precompiled', 'docs', 'npm-shrinkwrap.json', 'package.json', 'schemas']);
     expect(files.filter((f) => /\.(ts|map)$/.test(f) || f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
     console.log(`package install: ${installSeconds.toFixed(1)} s`);
   });
