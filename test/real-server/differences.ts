@@ -209,14 +209,6 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'open',
-    cases: ['ldap-config-bound-cidrs-bad', 'ldap-config-read-final', 'login-lookup-self'],
-    at: ['body.errors', 'body.data.token_bound_cidrs', 'body.data.bound_cidrs'],
-    differs: 'serve keeps `127.0.0.1/32` and words a bad CIDR itself; OpenBao shows `127.0.0.1` and answers `error parsing address ...`',
-    reason: 'token_bound_cidrs go through parseutil.ParseAddrs (sockaddr); to fix',
-    source: `${V} sdk/helper/tokenutil/tokenutil.go (ParseTokenFields); hashicorp/go-secure-stdlib parseutil`,
-  },
-  {
-    kind: 'open',
     cases: ['ldap-config-deref-bad', 'ldap-config-read-final'],
     at: ['status', 'body', 'body.data.dereference_aliases'],
     differs: 'serve refuses dereference_aliases `sometimes`; OpenBao stores it',

@@ -132,7 +132,8 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
       // Stored parsed and read back in the service's form (go-sockaddr: `127.0.0.1/32` as `127.0.0.1`).
       return toList(field, raw).map((c) => {
         const cidr = readCidr(c);
-        if (cidr.kind === 'refused') throw badRequest(`invalid ${field}: "${c}" is not an IP address or CIDR block`);
+        // parseutil.ParseAddrs's words (go-sockaddr's error within); answered by the real server alike.
+        if (cidr.kind === 'refused') throw badRequest(`error parsing address ${JSON.stringify(c)}: Unable to convert ${JSON.stringify(c)} to an IPv4 or IPv6 address, or a UNIX Socket`);
         return cidrText(cidr.value);
       });
     }
