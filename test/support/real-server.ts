@@ -54,7 +54,7 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
   });
   const addr = `http://127.0.0.1:${launched.ports[0]!}`;
   const client: RealServer['client'] = (args, opts = {}) => {
-    const ns = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
+    const ns: Record<string, string> = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
     const t = opts.token ?? token;
     return runBinary(bin, args, { BAO_ADDR: addr, VAULT_ADDR: addr, BAO_TOKEN: t, VAULT_TOKEN: t, ...ns, ...opts.env });
   };
@@ -69,16 +69,20 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
       if (opts.namespace !== undefined) headers['X-Vault-Namespace'] = opts.namespace;
       const res = await fetch(`${addr}/v1/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
-      let parsed: unknown = null;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        parsed = text;
-      }
-      return { status: res.status, body: parsed, text };
+      return { status: res.status, body: parsedOrText(text), text };
     },
     stop: launched.stop,
   };
+}
+
+/** The answer's JSON, or its text when it is not JSON (null when empty). */
+function parsedOrText(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** Runs the binary as a client: a minimal environment (no HOME token helper, no user config), never a terminal. */
