@@ -14,7 +14,7 @@ export function checkMountPath(doc: ResolvedDocument<{ mount?: string }>, diags:
 
 /**
  * No declared mount lies within another of the same cluster and namespace (`team` and
- * `team/ldap`): the service refuses to enable the second ("path is already in use at team/",
+ * `team/corp`): the service refuses to enable the second ("path is already in use at team/",
  * vault/auth.go enableCredentialInternal). Reported at each document of the inner mount. Mounts of
  * every auth kind share one table, so `groups` are all kinds' groups.
  */

@@ -15,7 +15,7 @@ export interface AuthMountScope {
   cluster: string;
   /** Namespace path segments ('' for the root namespace). */
   namespace: string;
-  /** One segment or more (`ldap`, `team/ldap`). */
+  /** One segment or more (`corp`, `team/corp`). */
   mount: MountPath;
 }
 
