@@ -8,6 +8,12 @@
  * name with `/` names another object) and cleans `.`/`..`/empty segments (Go's path.Clean in
  * net/http's ServeMux, used by `http/handler.go`), so such a name reaches a different object than
  * the one the plan shows. Control characters are refused by Go's URL parser before routing.
+ *
+ * A name must also be the exact text the server holds. The service's names are bytes, and its
+ * JSON encoder (Go's encoding/json) writes each byte that is not UTF-8 as `\ufffd`; another
+ * server may send a lone surrogate (`\ud800`), which has no UTF-8 form at all. Either way the
+ * bytes of the name are lost: sending the text back would address another object (or none), so
+ * a name holding U+FFFD or a lone surrogate is never addressed, and never declared.
  */
 export function segmentProblem(name: string): string | undefined {
   if (name === '') return 'must not be empty';
@@ -15,7 +21,17 @@ export function segmentProblem(name: string): string | undefined {
   if (name.includes('/')) return 'must not contain "/" (it would address another object)';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
+  if (!isExactText(name)) return 'holds U+FFFD or a lone surrogate: text that stands for bytes the server could not send, so it cannot be addressed';
   return undefined;
+}
+
+/**
+ * False for text that may not be what the server holds: the replacement character U+FFFD
+ * (what a JSON encoder or a UTF-8 decoder writes for bytes that are not UTF-8) or a lone
+ * surrogate (no UTF-8 form: percent-encoding it is impossible).
+ */
+function isExactText(text: string): boolean {
+  return !/[\uFFFD\p{Cs}]/u.test(text);
 }
 
 /** A name as one percent-encoded path segment: the only encoder of request paths. */
@@ -24,8 +40,9 @@ export function encodeSegment(name: string): string {
 }
 
 /**
- * Why `text` cannot be a relative API path of several segments (a namespace or a mount), or
- * undefined when it can. Such paths become address segments, so each segment must be addressable.
+ * Why `text` cannot be a relative API path of several segments (a namespace), or undefined
+ * when it can. Such paths become address segments, so each segment must be addressable.
+ * (Mount paths have their own rules: core/mount-path.ts.)
  */
 export function apiPathProblem(text: string): string | undefined {
   if (text === '') return 'must not be empty';

@@ -9,4 +9,5 @@ export { addressAllowed, cidrText, normaliseAddress, readCidr } from './cidr.js'
 export { durationSeconds, formatDurationExact, formatGoDuration, formatSeconds, readDuration } from './duration.js';
 export { countOf, readInteger } from './integer.js';
 export { commaListOf, compareBytes, readCommaList } from './list.js';
+export { goToLower } from './lower.js';
 export { valueOf, type Read } from './read.js';

@@ -5,6 +5,7 @@ import { LDAP_FACTS } from './facts/ldap.js';
 import { LDAP_LOGIN_FACTS } from './facts/ldap-login.js';
 import { MANAGED_KEY_FACTS } from './facts/managed-keys.js';
 import { NAMESPACE_FACTS } from './facts/namespaces.js';
+import { NAME_FACTS } from './facts/names.js';
 import { SYS_FACTS } from './facts/sys.js';
 import { TOKEN_FACTS } from './facts/tokens.js';
 import { checkAnswer, runFact, startScenario } from './run-fact.js';
@@ -20,6 +21,7 @@ const FACT_SETS: Record<string, readonly Fact[]> = {
   'managed keys': MANAGED_KEY_FACTS,
   'token method': TOKEN_FACTS,
   namespaces: NAMESPACE_FACTS,
+  'names and mount paths': NAME_FACTS,
 };
 
 /** The test directory, started on first need and shared by the facts that log in. */

@@ -1,3 +1,4 @@
+import { MountPath } from '../../core/mount-path.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import type { AuthMountScope } from './scope.js';
 
@@ -10,13 +11,19 @@ export interface AuthMountGroup<D extends MountedDocument> extends AuthMountScop
   docs: D[];
 }
 
-/** Groups documents by cluster, namespace and mount (`defaultMount` when a document names none), in order of first appearance. */
-export function groupByAuthMount<D extends MountedDocument>(docs: readonly D[], defaultMount: string): AuthMountGroup<D>[] {
+/**
+ * Groups documents by cluster, namespace and mount (`defaultMount` when a document names none),
+ * in order of first appearance. A document whose `mount` is not a mount path is in no group:
+ * checkMountPath reports it, and nothing is planned from an invalid document.
+ */
+export function groupByAuthMount<D extends MountedDocument>(docs: readonly D[], defaultMount: MountPath): AuthMountGroup<D>[] {
   const groups = new Map<string, AuthMountGroup<D>>();
   for (const doc of docs) {
     const { cluster, namespace } = doc.data;
-    const mount = doc.data.mount ?? defaultMount;
-    const key = JSON.stringify([cluster, namespace, mount]);
+    const parsed = doc.data.mount === undefined ? { ok: true as const, mount: defaultMount } : MountPath.parse(doc.data.mount);
+    if (!parsed.ok) continue;
+    const mount = parsed.mount;
+    const key = JSON.stringify([cluster, namespace, mount.segments]);
     let group = groups.get(key);
     if (!group) {
       group = { cluster, namespace, mount, docs: [] };
@@ -30,5 +37,5 @@ export function groupByAuthMount<D extends MountedDocument>(docs: readonly D[], 
 /** `mount "corp" (cluster default)` (+ namespace): how messages name a mount. */
 export function describeAuthMount(scope: AuthMountScope): string {
   const ns = scope.namespace === '' ? '' : `, namespace ${scope.namespace}`;
-  return `mount "${scope.mount}" (cluster ${scope.cluster}${ns})`;
+  return `mount "${scope.mount.text}" (cluster ${scope.cluster}${ns})`;
 }

@@ -1,5 +1,6 @@
 import { jsonText, type JsonObject } from '../../core/json.js';
-import { apiPathProblem } from '../../core/path-segment.js';
+import { MountPath } from '../../core/mount-path.js';
+import type { PlanNote } from '../../core/plan.js';
 import type { DesiredState, LiveState } from '../../core/resource.js';
 import type { ClusterClient } from '../../client/types.js';
 import type { ClientPool } from '../kind.js';
@@ -41,14 +42,14 @@ export async function forEachDesiredAuthMount(
  */
 export function readAuthMount(scope: AuthMountScope, authTable: JsonObject | null, methodType: string, live: LiveState): 'enabled' | 'absent' {
   const address = authMountAddress(scope);
-  const entry = authTable?.[`${scope.mount}/`] as JsonObject | undefined;
+  const entry = authTable?.[scope.mount.tableKey] as JsonObject | undefined;
   if (!entry) {
     live.observed[address.toString()] = null;
     return 'absent';
   }
   const type = jsonText(entry['type'] ?? '');
   if (type !== methodType) {
-    throw new Error(`${address}: auth/${scope.mount} is a "${type}" method, not ${methodType}; choose another mount`);
+    throw new Error(`${address}: auth/${scope.mount.text} is a "${type}" method, not ${methodType}; choose another mount`);
   }
   const attrs = { type };
   live.resources.push({ address, resourceType: AUTH_MOUNT_TYPE, attrs });
@@ -58,21 +59,34 @@ export function readAuthMount(scope: AuthMountScope, authTable: JsonObject | nul
 
 /**
  * The mounts of `methodType` in one namespace of a cluster, sorted, for export; with the
- * `sys/auth` table they came from (readAuthMount takes each entry from it). A mount path that
- * could not be addressed again (core/path-segment) is left out.
+ * `sys/auth` table they came from (readAuthMount takes each entry from it). A mount whose path
+ * a manifest could not declare (MountPath's rules) is left out, with a warning in `notes`: the
+ * export then never writes a manifest lockstep would refuse.
  */
 export async function authMountsOfType(
   client: ClusterClient,
   cluster: string,
   namespace: string,
   methodType: string,
+  notes: PlanNote[] = [],
 ): Promise<{ authTable: JsonObject; scopes: AuthMountScope[] }> {
   const authTable = (await readAuthTable(client, namespace)) ?? {};
-  const scopes = Object.entries(authTable)
-    .filter(([k, v]) => k.endsWith('/') && (v as JsonObject | null)?.['type'] === methodType)
-    .map(([k]) => k.slice(0, -1))
-    .filter((mount) => apiPathProblem(mount) === undefined)
-    .sort()
+  const mounts: MountPath[] = [];
+  for (const [key, value] of Object.entries(authTable)) {
+    if (!key.endsWith('/') || (value as JsonObject | null)?.['type'] !== methodType) continue;
+    const parsed = MountPath.fromTableKey(key);
+    if (parsed.ok) {
+      mounts.push(parsed.mount);
+      continue;
+    }
+    const where = namespace === '' ? '' : ` in namespace ${namespace}`;
+    notes.push({
+      severity: 'warning',
+      message: `${cluster}: the ${methodType} method mounted at ${JSON.stringify(key)}${where} is not exported: its path ${parsed.problem}`,
+    });
+  }
+  const scopes = mounts
+    .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
     .map((mount) => ({ cluster, namespace, mount }));
   return { authTable, scopes };
 }

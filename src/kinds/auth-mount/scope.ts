@@ -1,4 +1,5 @@
 import { Address } from '../../core/address.js';
+import { MountPath } from '../../core/mount-path.js';
 
 /**
  * An auth mount, shared by every auth method kind: the method is enabled at
@@ -14,22 +15,32 @@ export interface AuthMountScope {
   cluster: string;
   /** Namespace path segments ('' for the root namespace). */
   namespace: string;
-  /** One path segment (checkMountPath). */
-  mount: string;
+  /** One segment or more (`corp`, `team/corp`). */
+  mount: MountPath;
 }
 
 /** `<ns>/sys/auth/<mount>`: the auth method itself. */
 export function authMountAddress(s: AuthMountScope): Address {
-  return new Address(s.cluster, [s.namespace, 'sys/auth', s.mount].join('/'));
+  return new Address(s.cluster, [...namespaceSegments(s.namespace), 'sys', 'auth', ...s.mount.segments]);
 }
 
 /** `<ns>/auth/<mount>`: where the method's own objects live. */
 export function authMethodAddress(s: AuthMountScope): Address {
-  return new Address(s.cluster, [s.namespace, 'auth', s.mount].join('/'));
+  return new Address(s.cluster, [...namespaceSegments(s.namespace), 'auth', ...s.mount.segments]);
 }
 
-/** The scope an `auth.mount` address (`[ns/]sys/auth/<mount>`) stands for; mounts are one segment. */
+/**
+ * The scope an `auth.mount` address (`[ns/]sys/auth/<mount>`) stands for. The namespace ends at
+ * the first `sys` segment (the service reserves `sys` and `auth` as namespace names); the mount
+ * is every segment after `sys/auth`, however many.
+ */
 export function scopeOfAuthMount(a: Address): AuthMountScope {
   const segs = a.segments;
-  return { cluster: a.cluster, namespace: segs.slice(0, -3).join('/'), mount: segs[segs.length - 1]! };
+  const at = segs.findIndex((s, i) => s === 'sys' && segs[i + 1] === 'auth');
+  if (at < 0 || at + 2 >= segs.length) throw new Error(`${a}: not the address of an auth mount`);
+  return { cluster: a.cluster, namespace: segs.slice(0, at).join('/'), mount: MountPath.of(segs.slice(at + 2).join('/')) };
+}
+
+function namespaceSegments(namespace: string): string[] {
+  return namespace === '' ? [] : namespace.split('/');
 }

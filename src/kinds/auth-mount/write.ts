@@ -12,7 +12,7 @@ export async function applyAuthMountChange(change: Change, desired: DesiredResou
     case 'create':
     case 'update':
       if (!desired) throw new Error(`${change.address}: no desired object to write`);
-      await client.write(change.address.path, { type: desired.attrs['type'] }, { idempotent: false });
+      await client.write(change.address, { type: desired.attrs['type'] }, { idempotent: false });
       return;
     case 'delete':
       // Disabling a method deletes everything below it, logins and tokens included.

@@ -1,4 +1,5 @@
-import { Address } from '../../core/address.js';
+import type { Address } from '../../core/address.js';
+import type { MountPath } from '../../core/mount-path.js';
 import { AUTH_MOUNT_TYPE, authMethodAddress, authMountAddress } from '../auth-mount/scope.js';
 
 /** Resource types of this kind (the names Change.resourceType and DesiredResource use). */
@@ -23,7 +24,7 @@ export interface LdapMountAddresses {
   user(name: string): Address;
 }
 
-export function ldapMountAddresses(cluster: string, namespace: string, mount: string): LdapMountAddresses {
+export function ldapMountAddresses(cluster: string, namespace: string, mount: MountPath): LdapMountAddresses {
   const scope = { cluster, namespace, mount };
   const base = authMethodAddress(scope);
   const groups = base.child('groups');
@@ -33,8 +34,8 @@ export function ldapMountAddresses(cluster: string, namespace: string, mount: st
     config: base.child('config'),
     groups,
     users,
-    // A name is one segment even if it held a "/" (rules refuse that anyway).
-    group: (name) => new Address(cluster, [...groups.segments, name]),
-    user: (name) => new Address(cluster, [...users.segments, name]),
+    // A name is one segment, checked by child(): never split, whatever it holds.
+    group: (name) => groups.child(name),
+    user: (name) => users.child(name),
   };
 }

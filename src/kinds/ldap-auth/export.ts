@@ -19,7 +19,7 @@ import { EnvReference } from '../../load/manifest-writer.js';
  * returns it; the write-only fields it cannot see are named in `managedElsewhere`.
  */
 export async function exportLdapAuth(client: ClusterClient, cluster: ClusterTarget, notes: PlanNote[] = []): Promise<Record<string, unknown>[]> {
-  const { authTable, scopes } = await authMountsOfType(client, cluster.name, cluster.defaultNamespace ?? '', LDAP_METHOD_TYPE);
+  const { authTable, scopes } = await authMountsOfType(client, cluster.name, cluster.defaultNamespace ?? '', LDAP_METHOD_TYPE, notes);
   return Promise.all(scopes.map((scope) => exportMount(client, cluster, scope, authTable, notes)));
 }
 
@@ -42,7 +42,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
       if (!jsonEqual(v, defaults[k])) config[k] = v;
     }
     if (typeof r.attrs['binddn'] === 'string' && r.attrs['binddn'] !== '') {
-      config['bindpass'] = new EnvReference(envName(cluster.name, scope.mount, 'BINDPASS'));
+      config['bindpass'] = new EnvReference(envName(cluster.name, scope.mount.text, 'BINDPASS'));
     }
   }
   // The server never says whether it holds the other write-only fields: they are named managed
@@ -54,7 +54,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: 'LdapAuth' };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;
   if (cluster.defaultNamespace) doc['namespace'] = cluster.defaultNamespace;
-  doc['mount'] = scope.mount;
+  doc['mount'] = scope.mount.text;
   doc['config'] = config;
   if (managedElsewhere.length > 0) doc['managedElsewhere'] = managedElsewhere;
   if (acknowledge.length > 0) doc['acknowledge'] = acknowledge;

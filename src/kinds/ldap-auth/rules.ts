@@ -5,7 +5,7 @@ import { groupByMount } from './mounts.js';
 import { checkConfigConsistency } from './rules-consistency.js';
 import { checkConfigFields } from './rules-fields.js';
 import { checkMerge } from './rules-merge.js';
-import { checkMountPath } from '../auth-mount/rules.js';
+import { checkMountOverlaps, checkMountPath } from '../auth-mount/rules.js';
 import { checkNames } from './rules-names.js';
 import { checkPem } from './rules-pem.js';
 import { asLdapDocuments, type LdapAuthDocument } from './types.js';
@@ -27,7 +27,9 @@ export function validateLdapAuth(docs: ReadonlyArray<ResolvedDocument>, diags: D
     checkPem(doc, diags);
     checkDocumentLists(doc, diags);
   }
-  for (const group of groupByMount(ldapDocs)) {
+  const groups = groupByMount(ldapDocs);
+  checkMountOverlaps(groups, diags);
+  for (const group of groups) {
     checkMerge(group, diags);
     checkNames(group, diags);
   }

@@ -1,3 +1,4 @@
+import { MountPath } from '../../core/mount-path.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import type { Placement } from '../cluster/placement.js';
 
@@ -28,7 +29,7 @@ type LdapAuthData = Placement & {
 
 export type LdapAuthDocument = ResolvedDocument<LdapAuthData>;
 
-export const DEFAULT_MOUNT = 'ldap';
+export const DEFAULT_MOUNT = MountPath.of('ldap');
 /** The auth method type of its mounts (`sys/auth` entries of this type are LDAP methods). */
 export const LDAP_METHOD_TYPE = 'ldap';
 

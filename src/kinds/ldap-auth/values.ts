@@ -3,7 +3,7 @@
  * stores each list field once its framework has read it. Durations, booleans and counts are
  * read by src/values/ directly.
  */
-import { cidrText, commaListOf, compareBytes, readCidr } from '../../values/index.js';
+import { cidrText, commaListOf, compareBytes, goToLower, readCidr } from '../../values/index.js';
 
 /**
  * The items of a list field as the service receives them from lockstep: a list is sent
@@ -29,7 +29,7 @@ function sortedUnique(items: readonly string[]): string[] {
  * `["root"]`, so it is compared so.
  */
 export function normalisePolicies(list: unknown): string[] {
-  const out = (listItems(list) ?? []).map((item) => item.toLowerCase()).filter((item) => item !== '');
+  const out = (listItems(list) ?? []).map(goToLower).filter((item) => item !== '');
   return out.includes('root') ? ['root'] : sortedUnique(out);
 }
 
@@ -44,7 +44,7 @@ export function normaliseTokenPolicies(list: unknown): string[] {
 
 /** A user's group names as stored: trimmed, unique, sorted, lower-cased unless case sensitive. */
 export function normaliseGroupList(value: unknown, caseSensitive: boolean): string[] {
-  const out = (listItems(value) ?? []).filter((item) => item !== '').map((item) => (caseSensitive ? item : item.toLowerCase()));
+  const out = (listItems(value) ?? []).filter((item) => item !== '').map((item) => (caseSensitive ? item : goToLower(item)));
   return sortedUnique(out);
 }
 
@@ -56,7 +56,7 @@ export function normaliseCidrs(value: unknown): string[] {
   });
 }
 
-/** A user or group name as the server keys it. */
+/** A user or group name as the server keys it (lower-cased as Go does: values/lower.ts). */
 export function canonicalName(name: string, caseSensitive: boolean): string {
-  return caseSensitive ? name : name.toLowerCase();
+  return caseSensitive ? name : goToLower(name);
 }

@@ -7,7 +7,8 @@ import { AUTH_MOUNT_TYPE } from '../auth-mount/scope.js';
 /** Carries out one LDAP change. Whole-object writes are idempotent, so the client may retry them. */
 export async function applyLdapChange(change: Change, desired: DesiredResource | undefined, { client }: ApplyContext): Promise<void> {
   if (change.resourceType === AUTH_MOUNT_TYPE) return applyAuthMountChange(change, desired, client);
-  const path = change.address.path;
+  // The change's own segments, encoded by the client: never text split again.
+  const path = change.address;
   switch (change.action) {
     case 'create':
     case 'update': {

@@ -1,3 +1,4 @@
+import type { Address } from '../../core/address.js';
 import { isApiError } from '../../client/errors.js';
 import type { ClusterClient } from '../../client/types.js';
 import { jsonText, type JsonValue } from '../../core/json.js';
@@ -14,7 +15,8 @@ import { innerSecretTexts, scrubbingErrors } from './scrub.js';
  * reason; or a delete.
  */
 export async function applyManagedKeyChange(change: Change, desired: DesiredResource | undefined, { client }: ApplyContext): Promise<void> {
-  const path = change.address.path;
+  // The change's own segments, encoded by the client: never text split again.
+  const path = change.address;
   switch (change.action) {
     case 'create':
     case 'update': {
@@ -60,9 +62,9 @@ function sendForm(value: JsonValue): JsonValue {
   return value;
 }
 
-async function testSign(client: ClusterClient, path: string, desired: DesiredManagedKey): Promise<void> {
+async function testSign(client: ClusterClient, path: Address, desired: DesiredManagedKey): Promise<void> {
   try {
-    await client.write(`${path}/test/sign`, desired.verify ?? {});
+    await client.write(path.child('test', 'sign'), desired.verify ?? {});
   } catch (err) {
     if (!isApiError(err)) throw err;
     const reason = err.errors.length > 0 ? err.errors.join('; ') : err.message;

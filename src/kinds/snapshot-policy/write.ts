@@ -12,7 +12,8 @@ import { SNAPSHOT_CONFIG } from './types.js';
  */
 export async function applySnapshotChange(change: Change, desired: DesiredResource | undefined, { client }: ApplyContext): Promise<void> {
   if (change.resourceType !== SNAPSHOT_CONFIG) throw new Error(`${change.address}: unknown snapshot resource type ${change.resourceType}`);
-  const path = change.address.path;
+  // The change's own segments, encoded by the client: never text split again.
+  const path = change.address;
   const cluster = change.address.cluster;
   switch (change.action) {
     case 'create':

@@ -14,6 +14,7 @@ import { injectsDataAtTop } from './legacy-top-level.js';
 import { aclDenied, ApiError } from './reply.js';
 import { sendErrors, sendRedirect, sendReply } from './respond.js';
 import type { Operation, RouteMatch } from './router.js';
+import { StorageKeyError } from '../storage/kv-store.js';
 
 export interface ResolvedRoute extends RouteMatch {
   mount?: MountEntry;
@@ -130,6 +131,7 @@ function answerFailure(deps: PipelineDeps, req: IncomingMessage, res: ServerResp
   // sdk/framework/backend.go HandleRequest wraps FieldData.Validate's error.
   if (err instanceof FieldError) return sendErrors(res, 400, [`Field validation failed: ${err.message}`]);
   if (err instanceof TokenUsedUp) return sendErrors(res, 403, ['permission denied']);
+  if (err instanceof StorageKeyError) return sendErrors(res, 500, [err.message]);
   const path = (req.url ?? '').split('?')[0];
   deps.cluster.log(`error: ${req.method} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   sendErrors(res, 500, ['internal error']);

@@ -7,8 +7,9 @@ import { isNamespaceSegment } from '../namespaces/path.js';
  *
  * How the service builds it (hashicorp/vault http/handler.go, http/logical.go):
  * - Go's ServeMux answers a path with `.`, `..` or empty segments with a 301 to its cleaned form;
- * - the path is percent-decoded once (an invalid escape is a 400 from Go's URL parser), and
- *   cleanhttp.PrintablePathCheckHandler answers 400 to non-printable characters;
+ * - the path is percent-decoded once into bytes (an invalid escape is a 400 from Go's URL
+ *   parser), bytes that are not UTF-8 included: a name is any bytes (decodePathBytes holds
+ *   them), and cleanhttp.PrintablePathCheckHandler answers 400 to non-printable characters;
  * - the namespace is the `X-Vault-Namespace` header's, and a path prefix is relative to it.
  * Where the service would take a decoded `.`/`..`/empty segment (from `%2e`, `%2F`) as a
  * literal name, the emulator refuses it: no route takes such a name.
@@ -35,12 +36,8 @@ export function requestTarget(url: string, namespaceHeader: string | string[] | 
   if (cleaned !== rawPath) return { kind: 'redirect', location: q === -1 ? cleaned : `${cleaned}?${rawQuery}` };
   if (!rawPath.startsWith('/v1/')) return refused(404);
 
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rawPath.slice('/v1/'.length).replace(/\/$/, ''));
-  } catch {
-    return refused(400, 'invalid URL escape in the request path');
-  }
+  const decoded = decodePathBytes(rawPath.slice('/v1/'.length).replace(/\/$/, ''));
+  if (decoded === undefined) return refused(400, 'invalid URL escape in the request path');
   if (NON_PRINTABLE.test(decoded)) return refused(400, 'non-printable characters in the request path');
   if (decoded !== '' && decoded.split('/').some((s) => s === '' || s === '.' || s === '..')) {
     return refused(400, 'the request path has an empty, "." or ".." segment once decoded');
@@ -64,8 +61,65 @@ function headerNamespace(header: string | string[] | undefined): string | undefi
   return value.split('/').every(isNamespaceSegment) ? value : undefined;
 }
 
-/** Go's unicode.IsPrint is false for these: controls, format, unassigned, separators but " ". */
-const NON_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
+/**
+ * Go's unicode.IsPrint is false for these: controls, format, private use, unassigned,
+ * separators but " ". Not surrogates: here they hold bytes that are not UTF-8, which Go's range
+ * over a string reads as U+FFFD, a printable character.
+ */
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
+
+/**
+ * The path percent-decoded once into bytes, as Go's url.PathUnescape does (undefined for an
+ * invalid escape), then read as UTF-8 where it is UTF-8. A byte that is not (a lone 0xFF, the
+ * encoding of a surrogate, an overlong form) is held as the lone surrogate U+DC00 + byte, as
+ * Python's "surrogateescape" does: the name keeps its exact bytes, no valid text can collide
+ * with it, and the JSON writer (respond.ts) shows it as Go does, `\ufffd`.
+ */
+function decodePathBytes(raw: string): string | undefined {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c !== 0x25) {
+      // A raw byte of the request line (Node hands them over as latin1 characters).
+      bytes.push(c & 0xff);
+      continue;
+    }
+    const hex = raw.slice(i + 1, i + 3);
+    if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return undefined;
+    bytes.push(parseInt(hex, 16));
+    i += 2;
+  }
+  return bytesToText(Uint8Array.from(bytes));
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function bytesToText(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i]!;
+    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    const sequence = length === 0 ? undefined : decodeStrict(bytes.subarray(i, i + length), length);
+    if (sequence === undefined) {
+      out += String.fromCharCode(0xdc00 + lead);
+      i += 1;
+    } else {
+      out += sequence;
+      i += length;
+    }
+  }
+  return out;
+}
+
+function decodeStrict(sequence: Uint8Array, length: number): string | undefined {
+  if (sequence.length < length) return undefined;
+  try {
+    return STRICT_UTF8.decode(sequence);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Go's net/http cleanPath: the rooted path without `.`, `..` and empty segments, keeping a

@@ -45,7 +45,7 @@ function envelope(data: unknown, auth: unknown, warnings: string[] | undefined) 
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
-  const text = JSON.stringify(body);
+  const text = goJsonText(body);
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json',
@@ -58,4 +58,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers?: 
 function sendNoContent(res: ServerResponse): void {
   res.writeHead(204, { 'Cache-Control': 'no-store' });
   res.end();
+}
+
+/**
+ * JSON as Go's encoding/json writes it where the two differ in what a reader sees: a byte of a
+ * name that is not UTF-8 (held as a lone surrogate, see request-path.ts decodePathBytes) is
+ * written `\ufffd` (encode.go appendString), where JSON.stringify would write `\udcff`. An
+ * escape preceded by an odd number of backslashes is text, not an escape, and stays.
+ */
+function goJsonText(value: unknown): string {
+  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, '$1\\ufffd');
 }

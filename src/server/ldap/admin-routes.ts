@@ -7,6 +7,7 @@ import { normalisePolicies, sortedUnique } from '../util/lists.js';
 import { applyConfigWrite } from './config-write.js';
 import { configView, configWarnings } from './config-view.js';
 import { LdapMountStore } from './ldap-store.js';
+import { goToLower } from '../../values/index.js';
 
 /** The administrative API of an LDAP mount: config, groups, users (paths relative to the mount). */
 export const ldapAdminRoutes: Route[] = [
@@ -48,7 +49,7 @@ async function writeConfig(req: ApiRequest): Promise<Reply> {
 /** Group and user names are case-insensitive (stored lower-cased) unless case_sensitive_names. */
 function entryName(req: ApiRequest, store: LdapMountStore): string {
   const name = req.params.name!;
-  return store.config().case_sensitive_names ? name : name.toLowerCase();
+  return store.config().case_sensitive_names ? name : goToLower(name);
 }
 
 function readGroup(req: ApiRequest): Reply {

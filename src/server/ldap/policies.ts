@@ -1,8 +1,9 @@
 import type { LdapConfig } from './config.js';
+import { goToLower } from '../../values/index.js';
 
 /** The name used for policy matching and local-user lookup (step 8 of the login). */
 export function canonicalName(cfg: Pick<LdapConfig, 'case_sensitive_names'>, username: string): string {
-  return cfg.case_sensitive_names ? username : username.toLowerCase();
+  return cfg.case_sensitive_names ? username : goToLower(username);
 }
 
 export const ROOT_REFUSED = 'auth methods cannot create root tokens';
@@ -22,7 +23,7 @@ export function loginPolicies(
 ): { policies: string[]; canonicalName: string } | { error: string } {
   const caseSensitive = cfg.case_sensitive_names;
   const groupNames = [...(localUser?.groups ?? []), ...ldapGroups].map((g) =>
-    caseSensitive ? g : g.toLowerCase(),
+    caseSensitive ? g : goToLower(g),
   );
   const collected: string[] = [];
   for (const name of groupNames) collected.push(...(localGroupPolicies(name) ?? []));
@@ -31,7 +32,7 @@ export function loginPolicies(
   collected.push(...cfg.token_policies, ...(cfg.policies ?? []));
   if (!cfg.token_no_default_policy) collected.push('default');
 
-  const policies = [...new Set(collected.map((p) => p.trim().toLowerCase()).filter((p) => p !== ''))].sort();
+  const policies = [...new Set(collected.map((p) => goToLower(p.trim())).filter((p) => p !== ''))].sort();
   if (policies.includes('root')) return { error: ROOT_REFUSED };
   return { policies, canonicalName: canonicalName(cfg, username) };
 }

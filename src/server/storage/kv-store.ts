@@ -12,6 +12,17 @@ export type StoreEvent =
 export type StoreListener = (event: StoreEvent) => void;
 
 /**
+ * hashicorp/vault sdk/physical/encoding.go: a put or delete of a key that is not valid UTF-8
+ * fails ("key contains invalid UTF-8 characters", answered 500 by the handler). Bytes that are
+ * not UTF-8 arrive in names held as lone surrogates (http/request-path.ts decodePathBytes).
+ */
+export class StorageKeyError extends Error {}
+
+function checkKeyEncoding(key: string): void {
+  if (/\p{Cs}/u.test(key)) throw new StorageKeyError('1 error occurred:\n\t* key contains invalid UTF-8 characters\n\n');
+}
+
+/**
  * One cluster's key/value store: string keys, JSON values, a write index that grows by one
  * per change. Changes apply to memory at once (so a read-modify-write inside one handler tick
  * is atomic) and the returned promise resolves once they are durable; listeners hear about a
@@ -95,8 +106,12 @@ export class KvStore {
     return this.write(this.keysUnder(prefix).map((key) => ({ key, value: null })));
   }
 
-  /** Applies the ops as one atomic change (one log record). Deletes of absent keys are skipped. */
+  /**
+   * Applies the ops as one atomic change (one log record). Deletes of absent keys are skipped.
+   * A key that is not UTF-8 is refused, as the service's storage layer refuses it.
+   */
   write(ops: StoreOp[]): Promise<void> {
+    for (const op of ops) checkKeyEncoding(op.key);
     const effective = ops.filter((op) => op.value !== null || this.data.has(op.key));
     if (effective.length === 0) return Promise.resolve();
     const first = this.writeIndex + 1;

@@ -2,7 +2,7 @@ import type { KvStore } from '../storage/kv-store.js';
 import type { StoreOp } from '../storage/journal.js';
 import type { JsonObject } from '../util/json.js';
 import { randomHex, newUuid } from '../util/random.js';
-import { badRequest } from '../http/reply.js';
+import { ApiError, badRequest } from '../http/reply.js';
 
 export type MountKind = 'auth' | 'secret';
 
@@ -111,7 +111,9 @@ export class MountTable {
     if (RESERVED_TYPES.has(spec.type)) throw badRequest(`cannot mount a new "${spec.type}" backend`);
     const entries = this.list(kind);
     const clash = entries.find((m) => normalised.startsWith(m.path) || m.path.startsWith(normalised));
-    if (clash) throw badRequest(`path is already in use at ${clash.path}`);
+    // vault/auth.go enableCredentialInternal and vault/mount.go mountInternal: a CodedError(409)
+    // (OpenBao answers 400 here; Vault's source is the authority).
+    if (clash) throw new ApiError(409, [`path is already in use at ${clash.path}`]);
     const entry = newEntry(kind, normalised, spec);
     await this.store.put(this.tableKey(kind), [...entries, entry] as unknown as JsonObject[]);
     return entry;

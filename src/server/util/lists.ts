@@ -1,5 +1,6 @@
 /** List handling shared by the API's list-valued fields. */
 import { compareBytes, readCommaList } from '../../values/index.js';
+import { goToLower } from '../../values/index.js';
 
 export { compareBytes };
 
@@ -7,7 +8,7 @@ export { compareBytes };
 export function sortedUnique(items: readonly string[], lowerCase: boolean): string[] {
   const set = new Set<string>();
   for (const item of items) {
-    const text = lowerCase ? item.trim().toLowerCase() : item.trim();
+    const text = lowerCase ? goToLower(item.trim()) : item.trim();
     if (text !== '') set.add(text);
   }
   return [...set].sort(compareBytes);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { MountPath } from '../../../src/core/mount-path.js';
 import type { DesiredState, LiveState } from '../../../src/core/resource.js';
 import type { JsonObject } from '../../../src/core/json.js';
 import { desiredAuthMount } from '../../../src/kinds/auth-mount/desired.js';
@@ -13,7 +14,7 @@ const emulator = useRecordedEmulator(['sys/auth/corp', 'sys/auth/b-side', 'team-
 const baseUrl = (): string => emulator().cluster.baseUrl;
 
 const empty = (): LiveState => ({ resources: [], observed: {}, notes: [] });
-const scope = (mount: string, namespace = ''): AuthMountScope => ({ cluster: 'east', namespace, mount });
+const scope = (mount: string, namespace = ''): AuthMountScope => ({ cluster: 'east', namespace, mount: MountPath.of(mount) });
 
 describe('readAuthMount', () => {
   test('a mount of the asked type is enabled: its live object and what was observed', async () => {
@@ -51,7 +52,7 @@ describe('forEachDesiredAuthMount', () => {
     const east = client(recorder.baseUrl);
     await forEachDesiredAuthMount(desired, { get: () => east }, async (s, table, c) => {
       expect(c).toBe(east);
-      seen.push([`${s.namespace}|${s.mount}`, Object.keys(table ?? {}).filter((k) => k.endsWith('/')).sort()]);
+      seen.push([`${s.namespace}|${s.mount.text}`, Object.keys(table ?? {}).filter((k) => k.endsWith('/')).sort()]);
     });
     expect(seen.sort()).toEqual([
       ['team-a|corp', ['corp/', 'token/']],

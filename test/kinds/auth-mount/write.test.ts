@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { MountPath } from '../../../src/core/mount-path.js';
 import type { Change } from '../../../src/core/plan.js';
 import { desiredAuthMount } from '../../../src/kinds/auth-mount/desired.js';
 import { applyAuthMountChange } from '../../../src/kinds/auth-mount/write.js';
@@ -17,7 +18,7 @@ function mountChange(scope: AuthMountScope, action: Change['action']): Change {
 describe('applyAuthMountChange', () => {
   test("create enables the method at the change's own address with its type; enabling it again is the service's error", async () => {
     const { cluster, recorder } = emulator();
-    const scope = { cluster: 'east', namespace: 'team-a', mount: 'corp' };
+    const scope = { cluster: 'east', namespace: 'team-a', mount: MountPath.of('corp') };
     recorder.requests.length = 0;
     await applyAuthMountChange(mountChange(scope, 'create'), desiredAuthMount(scope, 'ldap'), client(recorder.baseUrl));
     expect(recorder.requests).toEqual([{ method: 'POST', target: '/v1/team-a/sys/auth/corp' }]);
@@ -25,13 +26,13 @@ describe('applyAuthMountChange', () => {
     // The path is in use now: the service refuses, and the error says so.
     recorder.requests.length = 0;
     const again = await caught(() => applyAuthMountChange(mountChange(scope, 'create'), desiredAuthMount(scope, 'ldap'), client(recorder.baseUrl)));
-    expect(again.message).toMatch(/400/);
+    expect(again.message).toMatch(/409/);
     expect(recorder.requests).toHaveLength(1);
   });
 
   test('never disables a method, and has no transitions: nothing is sent', async () => {
     const { recorder } = emulator();
-    const scope = { cluster: 'east', namespace: '', mount: 'corp' };
+    const scope = { cluster: 'east', namespace: '', mount: MountPath.of('corp') };
     recorder.requests.length = 0;
     const east = client(recorder.baseUrl);
     expect((await caught(() => applyAuthMountChange(mountChange(scope, 'delete'), undefined, east))).message).toBe('east:sys/auth/corp: lockstep never disables auth methods');

@@ -235,10 +235,12 @@ describe('merging documents of one mount', () => {
       'f2.yaml:3:8: error: prune: disagrees with prune: true at f0.yaml:3:8 (documents of mount "ldap" (cluster default) merge)',
     ]);
   });
-  test('mount is a single path segment', async () => {
-    expect(await check([`${HEADER}mount: /ldap\n`, `${HEADER}mount: corp/ldap\n`])).toEqual([
-      'f0.yaml:3:8: error: mount: "/ldap" must not contain "/" (it would address another object)',
-      'f1.yaml:3:8: error: mount: "corp/ldap" must not contain "/" (it would address another object)',
+  test('mount is a mount path: one segment or more, none empty, none inside another declared mount', async () => {
+    expect(await check([`${HEADER}mount: /ldap\n`, `${HEADER}mount: corp/ldap\n`, `${HEADER}mount: a/b/c\n`])).toEqual([
+      'f0.yaml:3:8: error: mount: "/ldap" must not start or end with "/"',
+    ]);
+    expect(await check([`${HEADER}mount: corp\n`, `${HEADER}mount: corp/ldap\n`])).toEqual([
+      'f1.yaml:3:8: error: mount: mount "corp/ldap" (cluster default) lies within mount "corp" (cluster default): the service refuses to enable a mount inside another',
     ]);
   });
 });

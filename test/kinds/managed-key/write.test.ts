@@ -2,7 +2,7 @@ import { RedactionSet } from '../../../src/core/redaction.js';
 /** apply of one change: the write, then test/sign with verify (its failure carries the server's reason), or the delete. */
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
-import type { ApiResponse, ClusterClient } from '../../../src/client/types.js';
+import type { ApiResponse, ClusterClient, RequestPath } from '../../../src/client/types.js';
 import type { Change } from '../../../src/core/plan.js';
 import { revealDeep } from '../../../src/core/secret.js';
 import { desiredManagedKeys, type DesiredManagedKey } from '../../../src/kinds/managed-key/desired.js';
@@ -15,6 +15,9 @@ interface Call {
   body?: unknown;
 }
 
+/** The writes' paths as text: they come as the change's Address (its segments). */
+const pathText = (path: RequestPath): string => (typeof path === 'string' ? path : path.segments.join('/'));
+
 function fakeClient(failSign?: string): { client: ClusterClient; calls: Call[] } {
   const calls: Call[] = [];
   const ok: ApiResponse = { status: 204, data: null, auth: null, warnings: [], body: null };
@@ -26,15 +29,16 @@ function fakeClient(failSign?: string): { client: ClusterClient; calls: Call[] }
     request: async () => ok,
     read: async () => null,
     list: async () => [],
-    write: async (path: string, body: unknown) => {
+    write: async (target: RequestPath, body: unknown) => {
+      const path = pathText(target);
       calls.push({ method: 'POST', path, body: revealDeep(body) });
       if (failSign && path.endsWith('/test/sign')) {
         throw new ApiError({ cluster: 'default', method: 'POST', url: path, status: 400, errors: [failSign], message: `POST ${path}: 400 Bad Request: ${failSign}` });
       }
       return ok;
     },
-    delete: async (path: string) => {
-      calls.push({ method: 'DELETE', path });
+    delete: async (target: RequestPath) => {
+      calls.push({ method: 'DELETE', path: pathText(target) });
     },
   } satisfies ClusterClient;
   return { client, calls };
