@@ -14,7 +14,8 @@ export const PLAN_FORMAT_VERSION = 1;
  *               write of one object; `before` is the observed state the step starts from
  *               (e.g. `{mode: "secondary"}`), `after` the state it leads to.
  */
-export type Action = 'create' | 'update' | 'delete' | 'transition';
+export const ACTIONS = ['create', 'update', 'delete', 'transition'] as const;
+export type Action = (typeof ACTIONS)[number];
 
 /**
  * Why the change is in the plan.
@@ -24,7 +25,8 @@ export type Action = 'create' | 'update' | 'delete' | 'transition';
  * - replace:      one half of a delete-then-create (e.g. a managed key changing type).
  * - step:         one step of a multi-step transition.
  */
-export type ChangeReason = 'declared' | 'prune' | 'sync-secrets' | 'replace' | 'step';
+export const CHANGE_REASONS = ['declared', 'prune', 'sync-secrets', 'replace', 'step'] as const;
+export type ChangeReason = (typeof CHANGE_REASONS)[number];
 
 /** A precondition re-checked just before the change runs (apply re-reads and refuses on a mismatch). */
 export interface Guard {
@@ -87,8 +89,10 @@ export interface Refusal {
 }
 
 /** A notice attached to the whole plan (not a change), e.g. an unreachable cluster. */
+export const NOTE_SEVERITIES = ['info', 'warning'] as const;
+
 export interface PlanNote {
-  severity: 'info' | 'warning';
+  severity: (typeof NOTE_SEVERITIES)[number];
   message: string;
   address?: Address;
 }

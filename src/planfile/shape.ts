@@ -1,7 +1,14 @@
 import { Address } from '../core/address.js';
-import { checkedText, listOf, mapOf, oneOf, orNull, shapeProblems, strictRecord, type ShapeProblem } from '../core/json-shape.js';
+import { checkedText, listOf, mapOf, oneOf, orNull, shapeProblems, strictRecord, type FieldShape, type ShapeProblem } from '../core/json-shape.js';
 import { segmentProblem } from '../core/path-segment.js';
-import { PLAN_FORMAT_VERSION } from '../core/plan.js';
+import { ACTIONS, CHANGE_REASONS, NOTE_SEVERITIES, PLAN_FORMAT_VERSION, type Change, type Guard, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
+
+/** The keys a type requires, and those it leaves optional. */
+type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
+type OptionalKeys<T> = Exclude<keyof T, RequiredKeys<T>>;
+/** A shape's fields for exactly the required (or optional) fields of T: no more, no fewer. */
+type FieldsOf<T> = Record<RequiredKeys<T>, FieldShape>;
+type OptionalFieldsOf<T> = Record<OptionalKeys<T>, FieldShape>;
 
 /**
  * The shape of a saved plan (core/json-shape), checked before anything reads it: a file edited
@@ -21,12 +28,17 @@ const ADDRESS = checkedText('an address', (text) => {
 
 const TEXTS = listOf('text');
 
+/**
+ * A saved change: every field of core/plan's Change, required as the type requires it. The
+ * `satisfies` clauses make the typecheck fail when Change gains, loses or renames a field and this
+ * shape does not follow (the saved plan is written from a Change as it is).
+ */
 const CHANGE = strictRecord(
   {
     address: ADDRESS,
     resourceType: 'text',
-    action: oneOf('create', 'update', 'delete', 'transition'),
-    reason: oneOf('declared', 'prune', 'sync-secrets', 'replace', 'step'),
+    action: oneOf(...ACTIONS),
+    reason: oneOf(...CHANGE_REASONS),
     before: orNull('object'),
     after: orNull('object'),
     changedFields: TEXTS,
@@ -34,18 +46,18 @@ const CHANGE = strictRecord(
     sensitiveFields: TEXTS,
     destructive: 'bool',
     dependsOn: listOf(ADDRESS),
-    guards: listOf(strictRecord({ address: ADDRESS, description: 'text', expect: 'object' })),
+    guards: listOf(strictRecord({ address: ADDRESS, description: 'text', expect: 'object' } satisfies FieldsOf<Guard>)),
     notes: TEXTS,
-  },
-  { owner: ADDRESS, clearedFields: TEXTS },
+  } satisfies FieldsOf<Change>,
+  { owner: ADDRESS, clearedFields: TEXTS } satisfies OptionalFieldsOf<Change>,
 );
 
 const PLAN = strictRecord({
   formatVersion: oneOf(PLAN_FORMAT_VERSION),
   changes: listOf(CHANGE),
-  unmanaged: listOf(strictRecord({ address: ADDRESS, resourceType: 'text' })),
-  notes: listOf(strictRecord({ severity: oneOf('info', 'warning'), message: 'text' }, { address: ADDRESS })),
-});
+  unmanaged: listOf(strictRecord({ address: ADDRESS, resourceType: 'text' } satisfies FieldsOf<Unmanaged>)),
+  notes: listOf(strictRecord({ severity: oneOf(...NOTE_SEVERITIES), message: 'text' } satisfies FieldsOf<PlanNote>, { address: ADDRESS } satisfies OptionalFieldsOf<PlanNote>)),
+} satisfies FieldsOf<Plan>);
 
 /** Every field of a saved plan; `kind` and `formatVersion` say whether it is one at all, so they come first. */
 const SAVED_PLAN = strictRecord(

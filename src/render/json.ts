@@ -1,31 +1,26 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
-import { summarise, type Action, type Change, type ChangeReason, type Plan, type PlanSummary } from '../core/plan.js';
+import type { Address } from '../core/address.js';
+import { summarise, type Change, type Plan, type PlanNote, type PlanSummary, type Unmanaged } from '../core/plan.js';
 import { isSecret, REDACTED } from '../core/secret.js';
 
+/** A value as JSON carries it: an Address as its text (`east:auth/ldap/config`), lists item by item. */
+type AsJson<T> = T extends Address ? string : T extends ReadonlyArray<infer U> ? Array<AsJson<U>> : T;
+
+/**
+ * The JSON form of each part of the plan, derived from core/plan's types (so the two cannot
+ * drift apart): every field, optional ones always present, addresses as text. A change leaves
+ * out what only apply reads (its guards and owner).
+ */
+type JsonOf<T, Internal extends keyof T = never> = { [K in Exclude<keyof T, Internal>]-?: AsJson<Exclude<T[K], undefined>> };
+export type JsonChange = JsonOf<Change, 'guards' | 'owner'>;
+
 /** `--format json`: the shape scripts rely on (contract section 4). */
-interface JsonPlan {
+export interface JsonPlan {
   formatVersion: number;
   changes: JsonChange[];
-  unmanaged: Array<{ address: string; resourceType: string }>;
-  notes: Array<{ severity: 'info' | 'warning'; message: string; address?: string }>;
+  unmanaged: Array<JsonOf<Unmanaged>>;
+  notes: Array<Omit<JsonOf<PlanNote>, 'address'> & { address?: string }>;
   summary: PlanSummary;
-}
-
-interface JsonChange {
-  address: string;
-  resourceType: string;
-  action: Action;
-  reason: ChangeReason;
-  before: JsonObject | null;
-  after: JsonObject | null;
-  changedFields: string[];
-  writeOnlyFields: string[];
-  sensitiveFields: string[];
-  /** Write-only fields the manifest does not set: sent empty. */
-  clearedFields: string[];
-  destructive: boolean;
-  dependsOn: string[];
-  notes: string[];
 }
 
 /** The plan as one pretty-printed JSON object. No trailing newline. */
