@@ -1,25 +1,37 @@
 import { readFile } from 'node:fs/promises';
 import type { Diagnostics } from '../core/diagnostics.js';
+import { AliasBudget } from './alias-expansion.js';
 import type { LoadedDocument } from './document.js';
 import { listManifestFiles } from './files.js';
 import { parseManifest } from './parse.js';
+import { decodeUtf8 } from './utf8-text.js';
 
 /**
  * Reads every manifest below `paths` (files or directories) into documents, in file order and
- * document order. Every problem of every file is added to `diags`; nothing is thrown.
+ * document order. Every problem of every file is added to `diags`; nothing is thrown. A file
+ * that is not UTF-8 is refused at its first bad byte, not read with the bytes replaced.
  */
 export async function loadPaths(paths: string[], diags: Diagnostics): Promise<LoadedDocument[]> {
   const files = await listManifestFiles(paths, diags);
-  const texts = await Promise.all(
+  const contents = await Promise.all(
     files.map((f) =>
-      readFile(f.absoluteFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      readFile(f.absoluteFile).catch((e: NodeJS.ErrnoException) => {
         diags.error(`${f.file}: cannot read file (${e.code ?? e.message})`);
         return undefined;
       }),
     ),
   );
+  const aliases = new AliasBudget();
   return files.flatMap((f, i) => {
-    const text = texts[i];
-    return text === undefined ? [] : parseManifest(text, f.file, f.absoluteFile, diags, f.givenDir);
+    const bytes = contents[i];
+    if (bytes === undefined) return [];
+    const decoded = decodeUtf8(bytes);
+    if ('badByte' in decoded) {
+      const { byte, line, column } = decoded.badByte;
+      const hex = byte.toString(16).toUpperCase().padStart(2, '0');
+      diags.error(`not UTF-8 text: byte 0x${hex} here is not UTF-8 (manifests are read as UTF-8; the file is not read)`, { file: f.file, line, column });
+      return [];
+    }
+    return parseManifest(decoded.text, f.file, f.absoluteFile, diags, { givenDir: f.givenDir, aliases });
   });
 }
