@@ -6,7 +6,7 @@ import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
 import { locateManifests, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
-import { ClusterClientPool, concurrencySummary, parseConcurrency } from './clients.js';
+import { ClusterClientPool, concurrencySummary } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
@@ -45,7 +45,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g);
+  const pool = new ClusterClientPool(prepared.clusters, flags.concurrency, g);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   if (saved) refuseStale(saved, run);
 
