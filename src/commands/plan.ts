@@ -50,6 +50,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
       manifestPaths: paths.map((p) => path.resolve(p)),
       manifestPathsRelative: paths.map((p) => path.relative(process.cwd(), path.resolve(p)) || '.'),
       manifestDigest: manifestDigest(prepared),
+      clusterAddresses: Object.fromEntries([...prepared.clusters].map(([name, target]) => [name, target.address])),
       options: { prune, targets: targets.map(String), ...planFlags },
       fingerprints: fingerprintAll(run.observed),
       plan: run.plan,
