@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import { realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { registerApply } from './commands/apply.js';
 import { registerCheck } from './commands/check.js';
@@ -8,7 +10,7 @@ import { CliError } from './commands/errors.js';
 import { registerExport } from './commands/export.js';
 import { registerFmt } from './commands/fmt.js';
 import { registerGraph } from './commands/graph.js';
-import { processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
+import { endQuietlyWhenReadersLeave, processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
 import { RedactionSet } from './core/redaction.js';
 import { printable } from './core/text-escape.js';
 import { registerPlan } from './commands/plan.js';
@@ -19,9 +21,10 @@ import { VERSION } from './version.js';
 
 /**
  * The CLI. Every command reports failure as one plain line (`error: ...`) and an exit code
- * (contract section 3): never a stack trace, never a secret.
+ * (contract section 3): never a stack trace, never a secret. `redaction`: the run's set of
+ * secrets, which commands add to as they learn them (the entry's last-resort handler uses it too).
  */
-export async function main(argv: string[], sink?: OutputSink): Promise<number> {
+export async function main(argv: string[], sink?: OutputSink, redaction: RedactionSet = new RedactionSet()): Promise<number> {
   quietDependencyNotices();
   let exitCode = 0;
   const program = new Command('lockstep')
@@ -31,7 +34,6 @@ export async function main(argv: string[], sink?: OutputSink): Promise<number> {
     .showHelpAfterError()
     .exitOverride();
   // One redaction set per run, shared by every output the run makes (see redacting()).
-  const redaction = new RedactionSet();
   let output: Output | undefined;
   const out = (): Output => (output ??= redacting(sink ?? processOutput({ color: program.opts<{ color?: boolean }>().color }), redaction));
   const exit = (code: number): void => {
@@ -94,16 +96,49 @@ function enableCompileCache(): void {
   }
 }
 
-const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (isEntry || process.argv[1]?.endsWith('/lockstep')) {
+/**
+ * Is this module the program Node was started with (rather than imported by a test or another
+ * program)? Compared by real path: npm's bin link is a symbolic link to this file, and a URL
+ * built from a path by hand reads a `#` in a folder's name as a fragment and `%41` as an escape
+ * (installed under such a folder, lockstep printed nothing and exited 0).
+ */
+function isProgramEntry(): boolean {
+  const started = process.argv[1];
+  if (!started) return false;
+  try {
+    return realpathSync(started) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What fails outside every command's own handling (a bug, a stray rejection) is still one line,
+ * with the run's secrets redacted and control characters shown escaped: never a stack trace.
+ */
+function lastResort(redaction: RedactionSet): (err: unknown) => void {
+  return (err) => {
+    const message = err instanceof Error ? err.message : String(err);
+    // One line: a line feed in it could start a line another program reads (`::error::` in CI).
+    const line = printable(redaction.redact(message)).replaceAll('\n', '\\n');
+    if (process.stderr.writable) process.stderr.write(`error: ${line}\n`);
+    process.exitCode = 1;
+  };
+}
+
+if (isProgramEntry()) {
   enableCompileCache();
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  const redaction = new RedactionSet();
+  const fail = lastResort(redaction);
+  endQuietlyWhenReadersLeave(fail);
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (err: unknown) => {
+      fail(err);
+      process.exit(1);
+    });
+  }
+  main(process.argv.slice(2), undefined, redaction).then((code) => {
+    // A failure to write the output (a full disk) already made it 1.
+    process.exitCode = process.exitCode === 1 ? 1 : code;
+  }, fail);
 }

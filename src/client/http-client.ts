@@ -384,6 +384,9 @@ function basicCredentials(authorization: string): string[] {
   return [decoded, decoded.slice(colon + 1)].filter((s) => s.length >= 4);
 }
 
+/** undici's headersTimeout and bodyTimeout when not set (lib/dispatcher/client.js). */
+const UNDICI_DEFAULT_TIMEOUT_MS = 300_000;
+
 /** A short reason in plain words; never a stack trace. */
 function describeTransportFailure(code: string | undefined, message: string, connectTimeoutMs: number): string {
   switch (code) {
@@ -406,9 +409,12 @@ function describeTransportFailure(code: string | undefined, message: string, con
       return `connect timeout: no connection within ${formatMs(connectTimeoutMs)}`;
     case 'UND_ERR_SOCKET':
       return 'connection closed by the server';
+    // undici's own timers: lockstep turns them off for its requests (its own timer bounds each
+    // exchange), so only a proxy's answer to CONNECT can meet them, at undici's default.
     case 'UND_ERR_HEADERS_TIMEOUT':
+      return `no answer within ${formatMs(UNDICI_DEFAULT_TIMEOUT_MS)} (the HTTP client's headers timeout)`;
     case 'UND_ERR_BODY_TIMEOUT':
-      return 'no answer in time';
+      return `no more of the answer within ${formatMs(UNDICI_DEFAULT_TIMEOUT_MS)} (the HTTP client's body timeout)`;
     case 'UND_ERR_ABORTED': {
       // undici's words for a proxy that answered CONNECT with anything but 200.
       const status = /Proxy response \((\d+)\)/.exec(message)?.[1];

@@ -21,6 +21,11 @@ export const BAD_RESPONSE_CODE = 'LOCKSTEP_BAD_RESPONSE';
 /** Bounds on what a server may make lockstep hold: a hostile or broken one gets an error. */
 export const MAX_BODY_BYTES = 256 * 1024 * 1024;
 
+/** The error for an answer over MAX_BODY_BYTES, whether it says so (Content-Length) or sends it. */
+function tooLarge(what: string): Error {
+  return codedError(`${what}, more than the ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes (256 MiB) lockstep reads of an answer`, BAD_RESPONSE_CODE);
+}
+
 /**
  * A call that is not retried goes only on a connection idle for less than this, else on a new
  * one: during an apply connections are idle for milliseconds, after an approval prompt for as
@@ -150,6 +155,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   #bytes = 0;
   #controller: Dispatcher.DispatchController | undefined;
   #settled = false;
+  /** Why the exchange ended before its answer did, to abort a request undici starts after that. */
+  #failure: Error | undefined;
   readonly #timer: NodeJS.Timeout;
 
   constructor(
@@ -166,10 +173,10 @@ class AnswerReader implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
-    if (this.#settled) controller.abort(codedError('timed out', TIMEOUT_CODE));
+    if (this.#failure) controller.abort(this.#failure);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // 1xx answers never reach here: undici reads past them.
     this.#status = statusCode;
     const flat: Record<string, string> = {};
@@ -178,12 +185,20 @@ class AnswerReader implements Dispatcher.DispatchHandler {
       if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(', ') : value;
     }
     this.#headers = flat;
+    // A declared length over the cap is refused now: waiting for a body that size (or for one
+    // that never comes) would only hold the request until its timeout.
+    const declared = declaredLength(flat['content-length']);
+    if (declared !== undefined && declared > MAX_BODY_BYTES) {
+      const err = tooLarge(`the answer declares a body of ${declared.toLocaleString('en-US')} bytes (Content-Length)`);
+      controller.abort(err);
+      this.#fail(err);
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.#bytes += chunk.length;
     if (this.#bytes > MAX_BODY_BYTES) {
-      const err = codedError(`the answer is larger than ${MAX_BODY_BYTES} bytes`, BAD_RESPONSE_CODE);
+      const err = tooLarge('the answer is larger');
       controller.abort(err);
       this.#fail(err);
       return;
@@ -208,9 +223,21 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   #fail(err: Error): void {
     if (this.#settled) return;
     this.#settled = true;
+    this.#failure = err;
     clearTimeout(this.#timer);
     this.reject(err);
   }
+}
+
+/**
+ * The length a Content-Length header declares (the largest, if repeated: undici joins them with
+ * ", "); undefined when absent or not digits (undici itself refuses a malformed one).
+ */
+function declaredLength(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const lengths = header.split(',').map((part) => part.trim());
+  if (!lengths.every((n) => /^\d+$/.test(n))) return undefined;
+  return Math.max(...lengths.map(Number));
 }
 
 /**
@@ -229,7 +256,7 @@ function badResponseOf(err: Error): Error | undefined {
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return codedError('the answer is not valid HTTP/1.1 (its body does not match its Content-Length)', BAD_RESPONSE_CODE);
     case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
-      return codedError(`the answer is larger than ${MAX_BODY_BYTES} bytes`, BAD_RESPONSE_CODE);
+      return tooLarge('the answer is larger');
     case 'UND_ERR_HEADERS_OVERFLOW':
       return codedError('the answer is not valid HTTP/1.1 (its headers are too large)', BAD_RESPONSE_CODE);
     case 'ERR_ASSERTION':

@@ -4,9 +4,9 @@ import type { RunDeadline } from '../client/deadline.js';
 import { runChanges } from '../apply/applier.js';
 import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
-import { locateManifests, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
+import { locateManifests, movedClusters, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
-import { ClusterClientPool, concurrencySummary, parseConcurrency } from './clients.js';
+import { ClusterClientPool, concurrencySummary } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
@@ -42,10 +42,11 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   const targets = parseTargets(saved ? saved.options.targets : flags.target);
 
   const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
+  if (saved) refuseElsewhere(saved, prepared.clusters);
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g);
+  const pool = new ClusterClientPool(prepared.clusters, flags.concurrency, g);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   if (saved) refuseStale(saved, run);
 
@@ -90,6 +91,17 @@ async function savedPlanArgument(args: string[]): Promise<SavedPlan | undefined>
   } catch (err) {
     throw new CliError((err as Error).message);
   }
+}
+
+/** A plan read from some servers is not applied to others: said before the manifests' digest, which holds the addresses too. */
+function refuseElsewhere(saved: SavedPlan, clusters: ReadonlyMap<string, { address: string }>): void {
+  const moved = movedClusters(saved, clusters);
+  if (moved.length === 0) return;
+  throw new CliError(
+    `the saved plan was made against other servers than this run would apply it to:\n` +
+      moved.map((m) => `  cluster "${m.cluster}": planned at ${m.planned}, now at ${m.now}`).join('\n') +
+      '\nrun plan against these servers (nothing was changed)',
+  );
 }
 
 function refuseStale(saved: SavedPlan, run: PlanRun): void {

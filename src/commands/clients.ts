@@ -74,14 +74,6 @@ export class ClusterClientPool implements ClientPool {
   }
 }
 
-/** `--concurrency auto` (the default) or a whole number from 1 to 1024, per cluster. */
-export function parseConcurrency(v: string | undefined): ConcurrencySetting {
-  if (v === undefined || v === 'auto') return AUTO;
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1 || n > 1024) throw new CliError(`--concurrency must be auto or a whole number from 1 to 1024`);
-  return { kind: 'fixed', size: n };
-}
-
 /**
  * The run's summary of each cluster's concurrency, for stderr (the plan's own output, on stdout,
  * stays as it is): `concurrency: default: auto settled at 112 (peak 128 in flight, 0 refused), 11,002 requests`.

@@ -3,7 +3,9 @@ import type { PlanFlags } from '../kinds/kind.js';
 import { durationSeconds } from '../values/index.js';
 import { RunDeadline } from '../client/deadline.js';
 import { DEFAULT_RETRIES } from '../client/http-client.js';
+import { AUTO, type ConcurrencySetting } from '../client/limiter.js';
 import { CliError } from './errors.js';
+import { parseWholeNumber, wholeNumber } from './number-option.js';
 
 /** The global options that say how manifests' values and references are read. */
 export interface ReferenceFlags {
@@ -39,18 +41,22 @@ export function addGlobalOptions(program: Command): Command {
       '${file:} references may read files outside the git work tree of the manifest (or, outside git, the directory given)',
     )
     .option('--timeout <duration>', 'the most time a run may spend on servers, e.g. 90s or 10m (default: none)')
-    .option('--retries <n>', `further attempts of a call to a cluster that is safe to repeat, after a connection failure, 429 or 5xx: 0 to ${MAX_RETRIES} (default: ${DEFAULT_RETRIES}; check's probes of directories, KMS and storage keep their own)`);
+    .option(
+      '--retries <n>',
+      `further attempts of a call to a cluster that is safe to repeat, after a connection failure, 429 or 5xx: 0 to ${MAX_RETRIES} (default: ${DEFAULT_RETRIES}; check's probes of directories, KMS and storage keep their own)`,
+      wholeNumber('--retries', { min: 0, max: MAX_RETRIES }),
+    );
 }
 
 /** Call once per run, when the command starts: `--timeout` counts from here. */
 export function globalOptions(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ color?: boolean; verbose?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string; retries?: string }>();
+  const o = cmd.optsWithGlobals<{ color?: boolean; verbose?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string; retries?: number }>();
   return {
     color: o.color !== false,
     verbose: o.verbose === true,
     ...referenceFlags(o),
     ...(o.timeout !== undefined ? { deadline: runDeadline(o.timeout) } : {}),
-    ...(o.retries !== undefined ? { retries: retryCount(o.retries) } : {}),
+    ...(o.retries !== undefined ? { retries: o.retries } : {}),
   };
 }
 
@@ -64,12 +70,6 @@ function runDeadline(text: string): RunDeadline {
   return new RunDeadline(seconds * 1000);
 }
 
-function retryCount(text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n > MAX_RETRIES) throw new CliError(`--retries must be a whole number from 0 to ${MAX_RETRIES} (got ${JSON.stringify(text)})`);
-  return n;
-}
-
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function formatOption(): Option {
@@ -80,7 +80,7 @@ export function formatOption(): Option {
 export interface PlanningFlags {
   prune?: boolean;
   target?: string[];
-  concurrency?: string;
+  concurrency: ConcurrencySetting;
   syncSecrets?: boolean;
   allowUnreachablePrimary?: boolean;
   forcePromote?: boolean;
@@ -91,10 +91,23 @@ export function addPlanningOptions(cmd: Command): Command {
   return cmd
     .option('--prune', 'delete objects on the server that no manifest lists')
     .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
-    .option('--concurrency <n>', 'requests in flight at once per cluster: auto (found from latency and refusals, 1 to 256) or a number', 'auto')
+    .addOption(
+      new Option('--concurrency <n>', 'requests in flight at once per cluster: auto (found from latency and refusals, 1 to 256) or a number')
+        .argParser(parseConcurrency)
+        .default(AUTO, 'auto'),
+    )
     .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
     .option('--allow-unreachable-primary', 'DR: the unreachable DR members are down, not serving: plan without them (an unplanned failover, or a secondary down)')
     .option('--force-promote', 'DR: promote with force, skipping the safety checks');
+}
+
+/** The most requests in flight per cluster `--concurrency N` may fix. */
+const MAX_CONCURRENCY = 1024;
+
+/** `--concurrency auto` (the default) or a whole number from 1 to MAX_CONCURRENCY, per cluster. */
+function parseConcurrency(text: string): ConcurrencySetting {
+  if (text === 'auto') return AUTO;
+  return { kind: 'fixed', size: parseWholeNumber('--concurrency', text, { min: 1, max: MAX_CONCURRENCY, otherwise: 'auto' }) };
 }
 
 export function planFlagsOf(flags: PlanningFlags): PlanFlags {

@@ -1,6 +1,7 @@
 import { rename, stat, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { Diagnostics } from '../core/diagnostics.js';
+import { AliasBudget } from '../load/alias-expansion.js';
 import { formatManifestText } from '../load/format.js';
 import { readManifestFiles } from '../load/loader.js';
 import { parseManifest } from '../load/parse.js';
@@ -24,9 +25,10 @@ export function registerFmt(program: Command, output: () => Output, exit: (code:
       const files = await readManifestFiles(paths, diags);
       if (files.length === 0 && !diags.hasErrors()) diags.error(`no manifest files (.yaml, .yml) in ${paths.join(', ')}`);
       const changed: string[] = [];
+      const aliases = new AliasBudget();
       for (const f of files) {
         const fileDiags = new Diagnostics();
-        parseManifest(f.text, f.file, f.absoluteFile, fileDiags, f.givenDir);
+        parseManifest(f.text, f.file, f.absoluteFile, fileDiags, { givenDir: f.givenDir, aliases });
         diags.append(fileDiags);
         if (fileDiags.hasErrors()) continue;
         const formatted = formatManifestText(f.text);

@@ -35,11 +35,34 @@ export function redacting(sink: OutputSink, redaction: RedactionSet = new Redact
   };
 }
 
+/**
+ * A reader that stops early (`lockstep plan | head -1`) closes the pipe: writing more fails with
+ * EPIPE, which Node raises as an error that would end the process with a stack trace (before a
+ * `plan --out` file was written). What is left to print is dropped instead; the run goes on to
+ * its end (files written, changes applied) and exits with its own status. Any other failure to
+ * write (a full disk) is reported to `fail`; on stderr, where it could not be reported, it only
+ * sets the exit status.
+ */
+export function endQuietlyWhenReadersLeave(fail: (err: Error) => void): void {
+  const readerLeft = (err: NodeJS.ErrnoException): boolean => err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (!readerLeft(err)) fail(new Error(`cannot write to standard output (${err.code ?? err.message})`));
+  });
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (!readerLeft(err)) process.exitCode = 1;
+  });
+}
+
+/** Writes `text` as a line, unless the stream's reader has gone (see endQuietlyWhenReadersLeave). */
+function writeLine(stream: NodeJS.WriteStream, text: string): void {
+  if (!stream.destroyed) stream.write(text.endsWith('\n') ? text : text + '\n');
+}
+
 export function processOutput(opts: { color?: boolean }): OutputSink {
   const noColorEnv = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
   return {
-    out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
-    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+    out: (t) => writeLine(process.stdout, t),
+    err: (t) => writeLine(process.stderr, t),
     color: opts.color !== false && !noColorEnv && process.stdout.isTTY === true,
     interactive: process.stdin.isTTY === true,
     // Carriage return, then erase the line: the status overwrites itself in place.

@@ -3,9 +3,9 @@ import type { Command } from 'commander';
 import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { writeSavedPlan } from '../planfile/planfile.js';
-import { ClusterClientPool, concurrencySummary, parseConcurrency } from './clients.js';
+import { ClusterClientPool, concurrencySummary } from './clients.js';
 import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
-import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
+import { commentLimitOption } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
@@ -15,7 +15,7 @@ import { renderPlan, type PlanFormat } from './render-plan.js';
 interface PlanCommandFlags extends PlanningFlags {
   out?: string;
   format: PlanFormat;
-  commentLimit: string;
+  commentLimit: number;
   detailedExitcode?: boolean;
   ignoreUnmanaged?: boolean;
 }
@@ -37,13 +37,12 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
 
 async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<typeof globalOptions>, output: Output): Promise<number> {
   const targets = parseTargets(flags.target);
-  const commentLimit = parseCommentLimit(flags.commentLimit);
   const prune = flags.prune === true;
   const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
-  const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g);
+  const pool = new ClusterClientPool(prepared.clusters, flags.concurrency, g);
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
-  output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));
+  output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit: flags.commentLimit }));
   for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
   if (flags.out) {
     await writeSavedPlan(flags.out, {
@@ -53,6 +52,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
       manifestPaths: paths.map((p) => path.resolve(p)),
       manifestPathsRelative: paths.map((p) => path.relative(process.cwd(), path.resolve(p)) || '.'),
       manifestDigest: manifestDigest(prepared),
+      clusterAddresses: Object.fromEntries([...prepared.clusters].map(([name, target]) => [name, target.address])),
       options: { prune, targets: targets.map(String), ...planFlags },
       fingerprints: fingerprintAll(run.observed),
       plan: run.plan,

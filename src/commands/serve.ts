@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { countOf } from '../values/index.js';
+import { wholeNumber } from './number-option.js';
 // Types only: the server (and every SDK it loads) is imported when `serve` runs, so the other
 // commands do not pay seconds of start-up for it.
 import type { RunningServer, ServerOptions } from '../server/index.js';
@@ -33,7 +33,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('run the embedded secrets-service emulator (one or more clusters)')
-    .option('--port <n>', 'port of the first cluster; the others follow it', parsePort, 8200)
+    .option('--port <n>', 'port of the first cluster; the others follow it', wholeNumber('--port', { min: 0, max: 65535 }), 8200)
     .option('--data <dir>', 'persist state under this directory (in memory otherwise)')
     .option('--clusters <names>', 'comma-separated cluster names', parseNames, ['default'])
     .option('--token <token>', 'root token of every cluster (random otherwise)')
@@ -49,8 +49,8 @@ export function registerServe(program: Command): void {
       'a kms_library stanza: PKCS#11 library that pkcs11 managed keys name by NAME (repeatable)',
       parseKmsLibrary,
     )
-    .option('--key-shares <n>', "root key shares made at a cluster's first start (default 1)", parseCount)
-    .option('--key-threshold <t>', 'shares that rebuild the root key (default 1 for one share, else a majority)', parseCount)
+    .option('--key-shares <n>', "root key shares made at a cluster's first start (default 1)", wholeNumber('--key-shares', KEY_SHARES))
+    .option('--key-threshold <t>', 'shares that rebuild the root key (default 1 for one share, else a majority)', wholeNumber('--key-threshold', KEY_SHARES))
     .option('--init-out <file>', "write each cluster's address, root token and root key shares as JSON (mode 0600)")
     .option('--latency <ms>', 'answer every request this many milliseconds after it came: rehearse a server far away', parseLatency)
     .option('--rate-limit <n>', 'answer 429 with Retry-After beyond this many requests in flight, per cluster (as a rate-limit quota does)', parseRateLimit)
@@ -100,12 +100,6 @@ function untilSignal(signals: NodeJS.Signals[]): Promise<void> {
   });
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('not a port number');
-  return port;
-}
-
 /** `NAME=PATH`, accumulated over repeated flags; a name given twice is an error. */
 export function parseKmsLibrary(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = value.indexOf('=');
@@ -118,23 +112,10 @@ export function parseKmsLibrary(value: string, previous: Record<string, string> 
   return { ...previous, [name]: path };
 }
 
-export function parseLatency(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 60_000) throw new InvalidArgumentError('expected whole milliseconds from 0 to 60000');
-  return n;
-}
-
-export function parseRateLimit(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < 1 || n > 1_000_000) throw new InvalidArgumentError('expected a whole number of requests from 1 to 1000000');
-  return n;
-}
-
-function parseCount(value: string): number {
-  const n = countOf(value);
-  if (n === undefined || n < 1 || n > 255) throw new InvalidArgumentError('expected a whole number from 1 to 255');
-  return n;
-}
+/** Shamir's scheme over GF(2^8): at most 255 shares. */
+const KEY_SHARES = { min: 1, max: 255 };
+export const parseLatency = wholeNumber('--latency', { min: 0, max: 60_000 });
+export const parseRateLimit = wholeNumber('--rate-limit', { min: 1, max: 1_000_000 });
 
 function parseNames(value: string): string[] {
   const names = value

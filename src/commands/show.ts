@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { readSavedPlan } from '../planfile/planfile.js';
 import { formatOption, globalOptions } from './common-options.js';
-import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
+import { commentLimitOption } from './comment-limit.js';
 import { CliError } from './errors.js';
 import type { Output } from './output.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
 interface ShowFlags {
   format: PlanFormat;
-  commentLimit: string;
+  commentLimit: number;
 }
 
 /**
@@ -25,11 +25,10 @@ export function registerShow(program: Command, output: () => Output, exit: (code
     .action(async (file: string, flags: ShowFlags, cmd: Command) => {
       const g = globalOptions(cmd);
       const out = output();
-      const commentLimit = parseCommentLimit(flags.commentLimit);
-      const saved = await readSavedPlan(file).catch((err: unknown) => {
+          const saved = await readSavedPlan(file).catch((err: unknown) => {
         throw new CliError((err as Error).message);
       });
-      out.out(renderPlan(saved.plan, flags.format, { color: out.color && g.color, commentLimit }));
+      out.out(renderPlan(saved.plan, flags.format, { color: out.color && g.color, commentLimit: flags.commentLimit }));
       exit(0);
     });
 }

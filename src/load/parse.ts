@@ -1,13 +1,12 @@
 import type { Document } from 'yaml';
 import type { Diagnostics, SourcePos } from '../core/diagnostics.js';
+import { AliasBudget, aliasProblem } from './alias-expansion.js';
+import { tagProblems, UNRESOLVED_TAG_WARNING } from './core-tags.js';
 import type { LoadedDocument, ValuePath } from './document.js';
 import { parseFast } from './fast-parse.js';
 import { LazyFilePositions } from './lazy-positions.js';
 import { PositionIndex } from './positions.js';
 import { yamlLibrary } from './yaml-library.js';
-
-/** Aliases may expand at most this many times per document (guards against "billion laughs"). */
-const MAX_ALIAS_COUNT = 100;
 
 /**
  * Parses one manifest file into its documents. A document with YAML errors is reported (at
@@ -19,10 +18,17 @@ const MAX_ALIAS_COUNT = 100;
  * and leaves positions to be worked out if something asks; the careful one (the `yaml`
  * library) reads the rest, keeping every position and reporting each problem where it is.
  */
-export function parseManifest(text: string, file: string, absoluteFile: string, diags: Diagnostics, givenDir?: string): LoadedDocument[] {
+export function parseManifest(text: string, file: string, absoluteFile: string, diags: Diagnostics, opts: ParseOptions = {}): LoadedDocument[] {
   const values = parseFast(text);
-  const source: DocumentSource = { file, absoluteFile, givenDir };
-  return values ? fastDocuments(values, text, source) : parseCarefully(text, source, diags);
+  const source: DocumentSource = { file, absoluteFile, givenDir: opts.givenDir };
+  return values ? fastDocuments(values, text, source) : parseCarefully(text, source, diags, opts.aliases ?? new AliasBudget());
+}
+
+export interface ParseOptions {
+  /** See LoadedDocument.givenDir. */
+  givenDir?: string;
+  /** What aliases may still expand to: one budget for all the files of a run. */
+  aliases?: AliasBudget;
 }
 
 /** What every document of one file shares. */
@@ -44,7 +50,7 @@ function fastDocuments(values: unknown[], text: string, source: DocumentSource):
   return out;
 }
 
-function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics): LoadedDocument[] {
+function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics, aliases: AliasBudget): LoadedDocument[] {
   const { file } = source;
   const { LineCounter, parseAllDocuments } = yamlLibrary();
   const lines = new LineCounter();
@@ -55,11 +61,23 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
   // The library's own duplicate-key check compares every pair of keys of a map (quadratic: seconds
   // for a map of 10,000 users); keyProblems() below does the same check in one pass. logLevel
   // 'error': the library would print its own warnings (quoting the text) on the process's stderr;
-  // what they are about is reported here as diagnostics instead.
-  const documents = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+  // what they are about is reported here as diagnostics instead. The core schema whatever a
+  // `%YAML` directive says (YAML 1.1 reads `yes` as true and knows `<<` merges), and no tags
+  // beyond it (resolveKnownTags would read `!!binary` and `!!timestamp`).
+  const documents = parseAllDocuments(text, {
+    lineCounter: lines,
+    prettyErrors: false,
+    uniqueKeys: false,
+    logLevel: 'error',
+    schema: 'core',
+    resolveKnownTags: false,
+    merge: false,
+  });
   const out: LoadedDocument[] = [];
   documents.forEach((doc, index) => {
-    for (const warning of doc.warnings) diags.warning(`YAML: ${warning.message}`, at(warning.pos[0]));
+    for (const warning of doc.warnings) {
+      if (warning.code !== UNRESOLVED_TAG_WARNING) diags.warning(`YAML: ${warning.message}`, at(warning.pos[0]));
+    }
     // Running out of stack may be caught at several depths (how many depends on Node's stack
     // size): it is one problem of the document, said once.
     let deepSaid = false;
@@ -75,10 +93,21 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
     // A duplicate key leaves the document's structure sound: it loads (the last value wins), so
     // its other problems are reported in the same run; the error keeps anything from being applied.
     for (const p of keyProblems(doc)) diags.error(p.message, at(p.offset));
-    if (!aliasesResolve(doc, at, diags)) return;
+    // A tag outside the core schema: the document loads, so its other problems are said too.
+    for (const p of tagProblems(doc, text)) diags.error(p.message, at(p.offset));
+    const version = doc.directives.yaml;
+    if (version.explicit && version.version !== '1.2') {
+      diags.error(`YAML: only YAML 1.2 is read (the core schema); remove the %YAML ${version.version} directive`, at(Math.max(0, text.lastIndexOf('%YAML', doc.range[0]))));
+    }
+    const alias = aliasProblem(doc, aliases);
+    if (alias) {
+      diags.error(alias.message, at(alias.offset));
+      return;
+    }
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+      // aliasProblem() bounded what the aliases expand to; the library's count of them is not needed.
+      value = doc.toJS({ maxAliasCount: -1 });
     } catch (e) {
       diags.error(`YAML: ${(e as Error).message}`, at(doc.range[0]));
       return;
@@ -123,19 +152,4 @@ const TOO_DEEP = 'nested too deeply to read';
 
 function yamlProblem(message: string): string {
   return message.includes('Maximum call stack size exceeded') ? TOO_DEEP : message;
-}
-
-/** Reports aliases whose anchor is missing (toJS would throw without a position). */
-function aliasesResolve(doc: Document.Parsed, at: (offset: number) => SourcePos, diags: Diagnostics): boolean {
-  const { visit } = yamlLibrary();
-  let ok = true;
-  visit(doc, {
-    Alias(_, node) {
-      if (node.resolve(doc) === undefined) {
-        ok = false;
-        diags.error(`YAML: unknown alias "*${node.source}" (the anchor must be defined before it)`, at(node.range?.[0] ?? 0));
-      }
-    },
-  });
-  return ok;
 }

@@ -23,6 +23,12 @@ export interface SavedPlan {
   manifestPathsRelative?: string[];
   /** sha256 over the loaded documents (references unresolved, so no secret enters it). */
   manifestDigest: string;
+  /**
+   * Cluster name → the base URL the plan read it at: a plan applied to other servers (another
+   * SERVICE_ADDR) is refused saying so. Absent in plans saved by earlier builds (their digest
+   * holds the addresses: such a plan is refused as stale instead).
+   */
+  clusterAddresses?: Record<string, string>;
   options: { prune: boolean; targets: string[]; syncSecrets: boolean; allowUnreachablePrimary: boolean; force: boolean };
   /** Address string → fingerprint (or `absent`) of every object read while planning. */
   fingerprints: Record<string, string>;
@@ -94,6 +100,24 @@ function revivePlan(p: Plan): Plan {
     unmanaged: p.unmanaged.map((u) => ({ ...u, address: addr(u.address) })),
     notes: p.notes.map((n) => (n.address ? { ...n, address: addr(n.address) } : n)),
   };
+}
+
+/** A cluster the manifests now place at another address than the saved plan read it at. */
+export interface MovedCluster {
+  cluster: string;
+  planned: string;
+  now: string;
+}
+
+/** The clusters of both the saved plan and the run whose address is not the same. */
+export function movedClusters(saved: SavedPlan, now: ReadonlyMap<string, { address: string }>): MovedCluster[] {
+  const planned = saved.clusterAddresses ?? {};
+  return Object.keys(planned)
+    .sort()
+    .flatMap((cluster) => {
+      const current = now.get(cluster)?.address;
+      return current !== undefined && current !== planned[cluster] ? [{ cluster, planned: planned[cluster]!, now: current }] : [];
+    });
 }
 
 /** Addresses whose fingerprint changed since the plan was made (missing on either side counts). */

@@ -69,7 +69,7 @@ const SAVED_PLAN = strictRecord(
     fingerprints: mapOf('text'),
     plan: PLAN,
   },
-  { manifestPathsRelative: TEXTS },
+  { manifestPathsRelative: TEXTS, clusterAddresses: mapOf('text') },
 );
 
 /** Every problem of a parsed saved plan (kind and format version already checked). */

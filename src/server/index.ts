@@ -13,6 +13,7 @@ import type { KeyBackendOptions } from '../adapters/kms/types.js';
 import { resolveKeyBackendOptions } from './managed-keys/options.js';
 import { loadRestores, type RestoreOption } from './snapshots/restore.js';
 import { writeInitOut } from './replication/init-out.js';
+import { ensurePrivateDir } from './storage/private-dir.js';
 import { defaultedKeySplit, keySplitProblem } from './replication/root-key.js';
 import type { Clock } from './util/clock.js';
 
@@ -120,6 +121,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const firstPort = opts.port ?? 0;
   const log = opts.log ?? (() => undefined);
   const faults = new FaultInjector();
+  // Checked before anything is read from it or written to it.
+  if (opts.dataDir !== undefined) await ensurePrivateDir(opts.dataDir);
   const restores = await loadRestores(opts.restore, names, {
     shares: opts.restoreKeys ?? [],
     dirOf: (name) => (opts.dataDir === undefined ? undefined : join(opts.dataDir, name)),

@@ -268,7 +268,7 @@ describe('markdown for pull requests', () => {
 
     const tiny = await cli(['plan', m, '--format', 'markdown', '--comment-limit', '100']);
     expect(tiny.code).toBe(1);
-    expect(tiny.stderr.trim()).toBe('error: --comment-limit must be 0 (no limit) or a whole number of at least 2000');
+    expect(tiny.stderr.trim()).toBe('error: --comment-limit must be 0 (no limit) or a whole number of at least 2000 (got "100")');
   });
 });
 

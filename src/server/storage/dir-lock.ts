@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-dir.js';
 
 /**
  * Keeps two servers from writing one data directory, across processes.
@@ -27,7 +28,7 @@ export async function lockDir(dir: string): Promise<DirLock> {
   if (heldInThisProcess.has(absolute)) throw new Error(`data directory ${dir} is already in use by this process`);
   heldInThisProcess.add(absolute); // at once: a second call of this process must not see a stale lock
   try {
-    await mkdir(absolute, { recursive: true });
+    await ensurePrivateDir(absolute);
     const ownerName = `${process.pid}-${randomBytes(8).toString('hex')}`;
     const lock = join(absolute, 'LOCK');
     await acquire(dir, lock, ownerName);
@@ -47,9 +48,9 @@ export async function lockDir(dir: string): Promise<DirLock> {
 
 async function acquire(dir: string, lock: string, ownerName: string): Promise<void> {
   const candidate = `${lock}.${ownerName}`;
-  await mkdir(candidate, { mode: 0o700 });
+  await mkdir(candidate, { mode: PRIVATE_DIR_MODE });
   try {
-    await writeFile(join(candidate, ownerName), `${process.pid}\n`, { mode: 0o600 });
+    await writeFile(join(candidate, ownerName), `${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       try {
         await rename(candidate, lock);

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { JsonValue } from '../util/json.js';
 import { fsyncDir, writeFileAtomic } from './atomic-file.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-dir.js';
 import { Barrier } from './barrier.js';
 import type { Journal, StoreOp, StoreState } from './journal.js';
 import { decodeRecords, encodeRecord } from './record-codec.js';
@@ -71,7 +72,7 @@ export class FileJournal implements Journal {
   }
 
   static async open(dir: string, barrier: Barrier, options: JournalOptions = {}): Promise<LoadedLog> {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const path = join(dir, LOG_FILE);
     await rm(`${path}.tmp`, { force: true }); // a compaction that did not finish
     let data: Buffer;
@@ -115,7 +116,9 @@ export class FileJournal implements Journal {
       }
       index = Math.max(index, record.i !== undefined ? first + record.o.length - 1 : first);
     }
-    const handle = await open(path, 'a');
+    const handle = await open(path, 'a', PRIVATE_FILE_MODE);
+    // A log an earlier version made as 0644 is made owner-only too.
+    await handle.chmod(PRIVATE_FILE_MODE);
     if (validLength < data.length) {
       await handle.truncate(validLength);
       await handle.sync();

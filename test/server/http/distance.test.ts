@@ -100,8 +100,8 @@ describe('serve --latency (issue 16)', () => {
   it('the flags take whole numbers in range only', () => {
     expect(parseLatency('20')).toBe(20);
     expect(parseLatency('0')).toBe(0);
-    for (const bad of ['', '-1', '1.5', '20ms', '60001']) expect(() => parseLatency(bad)).toThrow(/whole milliseconds/);
+    for (const bad of ['', '-1', '1.5', '20ms', '60001', '0x10', ' 20']) expect(() => parseLatency(bad)).toThrow(/--latency must be a whole number from 0 to 60000/);
     expect(parseRateLimit('64')).toBe(64);
-    for (const bad of ['', '0', '-3', '2.5', 'many']) expect(() => parseRateLimit(bad)).toThrow(/whole number/);
+    for (const bad of ['', '0', '-3', '2.5', 'many', '1e3']) expect(() => parseRateLimit(bad)).toThrow(/--rate-limit must be a whole number from 1 to 1000000/);
   });
 });
