@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 function pool(concurrency: ConstructorParameters<typeof ClusterClientPool>[1]): ClusterClientPool {
-  const target = { name: 'east', address: server.clusters[0]!.baseUrl, token: new Secret('clients-test', 'env:T'), insecureSkipVerify: false };
+  const target = { name: 'east', address: server.clusters[0]!.baseUrl, auth: { method: 'token' as const, token: new Secret('clients-test', 'env:T') }, authSource: 'test', insecureSkipVerify: false };
   return new ClusterClientPool(new Map([['east', target]]), concurrency);
 }
 
