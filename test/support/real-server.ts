@@ -69,7 +69,7 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
       if (opts.namespace !== undefined) headers['X-Vault-Namespace'] = opts.namespace;
       const res = await fetch(`${addr}/v1/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : null;
       } catch {

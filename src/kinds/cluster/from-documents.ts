@@ -104,7 +104,8 @@ function clusterAuth(data: ClusterData, doc: ResolvedDocument, diags: Diagnostic
   let ok = true;
   for (const field of Object.keys(auth)) {
     if (allowed.includes(field)) continue;
-    fail(['auth', field], `auth.${field}: not a field of method ${auth.method} (its fields: ${allowed.filter((f) => f !== 'method').join(', ')})`);
+    // At the key, as an unknown field is reported.
+    diags.error(`auth.${field}: not a field of method ${auth.method} (its fields: ${allowed.filter((f) => f !== 'method').join(', ')})`, doc.source.keyPos(['auth', field]));
     ok = false;
   }
   for (const field of ['mount', 'namespace'] as const) {

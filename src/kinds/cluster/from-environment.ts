@@ -31,7 +31,7 @@ interface Setting {
   value: string;
 }
 
-export function setting(env: NodeJS.ProcessEnv, name: string): Setting | undefined {
+function setting(env: NodeJS.ProcessEnv, name: string): Setting | undefined {
   for (const candidate of [name, FALLBACK[name]]) {
     if (candidate === undefined) continue;
     const value = env[candidate];

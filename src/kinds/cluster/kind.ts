@@ -32,7 +32,7 @@ export type ClusterData = {
 };
 
 /** The credentials of `auth`: the token, the JWT, the role_id and the secret_id. */
-export const AUTH_SECRET_FIELDS = ['token', 'jwt', 'roleId', 'secretId'] as const;
+const AUTH_SECRET_FIELDS = ['token', 'jwt', 'roleId', 'secretId'] as const;
 
 export function clusterSecretPaths(value: unknown): ValuePath[] {
   if (!isObject(value)) return [];

@@ -105,7 +105,7 @@ async function writeRole(req: ApiRequest): Promise<Reply> {
     role_type: roleType,
     bound_audiences: body.bound_audiences === undefined ? (existing?.bound_audiences ?? []) : toList('bound_audiences', body.bound_audiences),
     bound_subject: body.bound_subject === undefined ? (existing?.bound_subject ?? '') : toStr('bound_subject', body.bound_subject),
-    bound_claims: boundClaims as JsonObject,
+    bound_claims: boundClaims,
     user_claim: body.user_claim === undefined ? (existing?.user_claim ?? '') : toStr('user_claim', body.user_claim),
     token_bound_cidrs: body.token_bound_cidrs === undefined ? (existing?.token_bound_cidrs ?? []) : toList('token_bound_cidrs', body.token_bound_cidrs),
   };

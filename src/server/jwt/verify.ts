@@ -9,7 +9,7 @@ import type { JsonObject } from '../util/json.js';
  */
 
 /** cap's default set when jwt_supported_algs is empty. */
-export const SUPPORTED_ALGS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'EdDSA'] as const;
+const SUPPORTED_ALGS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'EdDSA'] as const;
 
 /** go-jose's jwt.DefaultLeeway (clock skew) and cap's DefaultLeewaySeconds (a missing exp or nbf). */
 const CLOCK_SKEW_SECONDS = 60;
