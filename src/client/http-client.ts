@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
-import type { ClusterTarget } from '../core/cluster.js';
+import { describeAuth, type ClusterAuth, type ClusterTarget } from '../core/cluster.js';
 import type { JsonObject } from '../core/json.js';
-import { collectSecretTexts, revealDeep, scrub, type Secret } from '../core/secret.js';
+import { collectSecretTexts, revealDeep, scrub, Secret } from '../core/secret.js';
+import { loginRequest, loginToken, tokenEndpoint, tokenFacts } from './login.js';
 import { ApiError, RefusedRequestError, TransportError } from './errors.js';
 import type { ConcurrencyLimiter, OutcomeOf } from './limiter.js';
 import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
@@ -31,11 +32,15 @@ export interface ClientOptions {
   wait?: (ms: number) => Promise<void>;
   /** The HTTP proxy to go through; default: from the environment (see proxy.ts); null: none. */
   proxy?: ProxySettings | null;
+  /** Told each secret the client comes by (a login's token) before anything can print it: the run's redaction set. */
+  onSecret?: (text: string) => void;
 }
 
 /** A ClusterClient that owns sockets: `close()` ends its connections. */
 export interface HttpClusterClient extends ClusterClient {
   close(): void;
+  /** Revokes the token of this run's login (`auth/token/revoke-self`), if it logged in; a given token is left alone. */
+  logout(): Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -96,12 +101,23 @@ interface Call {
   timeoutMs: number;
   /** Attempts so far that ran out of time. */
   timeouts: number;
+  /** The token sent (none for anonymous calls). */
+  token: Secret | undefined;
+  /** On a 401/403, say where the token came from and what lookup-self says of it. */
+  explain: boolean;
 }
 
 class HttpClient implements HttpClusterClient {
   readonly cluster: string;
   readonly baseUrl: string;
-  readonly #token: Secret;
+  readonly #auth: ClusterAuth;
+  /** Where the credentials came from and how they are used, for messages. */
+  readonly #authWords: string;
+  readonly #onSecret: ((text: string) => void) | undefined;
+  /** The login of this run (once, on the first request that needs a token). */
+  #session: Promise<Secret> | undefined;
+  /** What lookup-self says of the token, asked once, on the first 401/403. */
+  #facts: Promise<string> | undefined;
   readonly #limiter: ConcurrencyLimiter;
   readonly #transport: Transport;
   readonly #proxy: ProxySettings | undefined;
@@ -130,7 +146,9 @@ class HttpClient implements HttpClusterClient {
     if (url.username || url.password || url.search || url.hash) {
       throw new Error(`cluster ${target.name}: address must be a plain base URL (no credentials, query or fragment)`);
     }
-    this.#token = target.token;
+    this.#auth = target.auth;
+    this.#authWords = describeAuth(target);
+    this.#onSecret = opts.onSecret;
     this.#limiter = opts.limiter;
     try {
       this.#proxy = opts.proxy === undefined ? proxyFor(url) : (opts.proxy ?? undefined);
@@ -171,7 +189,7 @@ class HttpClient implements HttpClusterClient {
     return this.request('GET', path, NOT_FOUND_OK).then((res) => {
       if (res.status === 404) return null;
       // An object's read answers with its data: anything else (null, none) is not "empty".
-      if (res.data === null) throw this.#unexpected('GET', this.#url(shownPath(path)), res.status, '"data" is not an object', [this.#token.reveal()]);
+      if (res.data === null) throw this.#unexpected('GET', this.#url(shownPath(path)), res.status, '"data" is not an object', this.#credentialTexts());
       return res.data;
     });
   }
@@ -181,7 +199,7 @@ class HttpClient implements HttpClusterClient {
       if (res.status === 404) return [];
       const keys = res.data?.keys;
       if (!isStringArray(keys)) {
-        throw this.#unexpected('LIST', this.#url(shownPath(path)), res.status, '"data.keys" is not a list of strings', [this.#token.reveal()]);
+        throw this.#unexpected('LIST', this.#url(shownPath(path)), res.status, '"data.keys" is not a list of strings', this.#credentialTexts());
       }
       return keys;
     });
@@ -196,6 +214,48 @@ class HttpClient implements HttpClusterClient {
   }
 
   request(method: HttpMethod, path: RequestPath, opts: RequestOptions = {}): Promise<ApiResponse> {
+    if (opts.anonymous) return this.#start(method, path, opts, undefined, false);
+    const token = this.#token();
+    return token instanceof Secret ? this.#start(method, path, opts, token, true) : token.then((t) => this.#start(method, path, opts, t, true));
+  }
+
+  async logout(): Promise<void> {
+    const token = await this.#session?.catch(() => undefined);
+    if (token === undefined) return;
+    await this.#start('POST', tokenEndpoint(this.#auth, 'revoke-self'), { idempotent: true }, token, false);
+  }
+
+  /** The token to send: the one given, or the run's login (made on the first call that needs it). */
+  #token(): Secret | Promise<Secret> {
+    const auth = this.#auth;
+    if (auth.method === 'token') return auth.token;
+    return (this.#session ??= this.#login(auth));
+  }
+
+  /**
+   * Logs in through this same client (its retries, timeouts and scrubbing), without a token. A
+   * failure names the cluster, its address and the login; every call of the run gets it.
+   */
+  async #login(auth: Exclude<ClusterAuth, { method: 'token' }>): Promise<Secret> {
+    const { segments, body } = loginRequest(auth);
+    for (const text of collectSecretTexts(body)) this.#onSecret?.(text);
+    const failed = (err: unknown): Error => {
+      const message = `cannot log in to ${this.cluster} at ${this.baseUrl} with ${this.#authWords}: ${(err as Error).message}`;
+      if (err instanceof ApiError) return new ApiError({ cluster: err.cluster, method: err.method, url: err.url, status: err.status, errors: err.errors, message });
+      if (err instanceof TransportError) return new TransportError({ cluster: err.cluster, method: err.method, url: err.url, code: err.code, attempts: err.attempts, message });
+      return err instanceof Error ? err : new Error(String(err));
+    };
+    // A login is retried like a read: a second token at worst, which expires by its TTL.
+    const res = await this.#start('POST', { segments }, { body, anonymous: true, idempotent: true }, undefined, false).catch((err: unknown) => {
+      throw failed(err);
+    });
+    const token = loginToken(res.auth);
+    if (typeof token !== 'string') throw failed(this.#unexpected('POST', this.#url(segments.join('/')), res.status, token.problem, this.#credentialTexts()));
+    this.#onSecret?.(token);
+    return new Secret(token, `login:${auth.method}`);
+  }
+
+  #start(method: HttpMethod, path: RequestPath, opts: RequestOptions, token: Secret | undefined, explain: boolean): Promise<ApiResponse> {
     let call: Call;
     try {
       call = {
@@ -207,6 +267,8 @@ class HttpClient implements HttpClusterClient {
         idempotent: opts.idempotent ?? method !== 'POST',
         timeoutMs: opts.timeoutMs ?? this.#timeoutMs,
         timeouts: 0,
+        token,
+        explain,
       };
     } catch (err) {
       return Promise.reject(err);
@@ -234,7 +296,7 @@ class HttpClient implements HttpClusterClient {
       // the DR end-to-end test records through, answer the LIST method with 400.
       method: call.method === 'LIST' ? 'GET' : call.method,
       path: call.requestPath,
-      headers: this.#headers(call.opts.anonymous, call.payload),
+      headers: this.#headers(call.token, call.payload),
       body: call.payload,
       reusable: call.idempotent,
       timeoutMs: byDeadline ? left : call.timeoutMs,
@@ -248,7 +310,25 @@ class HttpClient implements HttpClusterClient {
       const retryAfter = parseRetryAfter(raw.headers['retry-after'], this.#backoff.maxRetryAfterMs);
       return this.#retry(call, attempt, retryDelay(retryAfter, attempt, this.#backoff));
     }
+    if (!accepted && call.explain && (raw.status === 401 || raw.status === 403)) {
+      return this.#explainToken(call.token!).then((why) => this.#answer(call, raw, accepted, attempt + 1, why));
+    }
     return this.#answer(call, raw, accepted, attempt + 1);
+  }
+
+  /**
+   * For a refusal: the cluster, its address, where the token came from, and what lookup-self
+   * says of it (its policies and expiry, never the token), asked once per client.
+   */
+  #explainToken(token: Secret): Promise<string> {
+    this.#facts ??= this.#start('GET', tokenEndpoint(this.#auth, 'lookup-self'), {}, token, false).then(
+      (res) => tokenFacts(res.data),
+      (err: unknown) =>
+        err instanceof ApiError && (err.status === 401 || err.status === 403)
+          ? `auth/token/lookup-self refuses it too (${err.status}): it is expired, revoked or not a token of this cluster`
+          : 'auth/token/lookup-self could not tell more',
+    );
+    return this.#facts.then((facts) => `cluster ${this.cluster} at ${this.baseUrl}, token: ${this.#authWords}; ${facts}`);
   }
 
   #onFailure(call: Call, err: unknown, attempt: number): Promise<ApiResponse> {
@@ -275,11 +355,16 @@ class HttpClient implements HttpClusterClient {
   /** Texts to scrub from any message built from an answer: a server may echo what it was sent. */
   #secrets(call: Call): string[] {
     const proxyCredentials = this.#proxy?.authorization ? [this.#proxy.authorization, ...basicCredentials(this.#proxy.authorization)] : [];
-    return [this.#token.reveal(), ...proxyCredentials, ...collectSecretTexts(call.opts.body)];
+    return [...this.#credentialTexts(), ...(call.token ? [call.token.reveal()] : []), ...proxyCredentials, ...collectSecretTexts(call.opts.body)];
+  }
+
+  /** The credentials given for this cluster (a token, a JWT, a role_id and secret_id). */
+  #credentialTexts(): string[] {
+    return [...collectSecretTexts(this.#auth)];
   }
 
   /** Turns a received answer into an ApiResponse, or the ApiError it stands for. */
-  #answer(call: Call, raw: RawResponse, accepted: boolean, attempts: number): ApiResponse {
+  #answer(call: Call, raw: RawResponse, accepted: boolean, attempts: number, why?: string): ApiResponse {
     const { method, path } = call;
     const parsed = parseBody(raw.text);
     if (!accepted) {
@@ -288,7 +373,8 @@ class HttpClient implements HttpClusterClient {
       const errors = 'body' in parsed ? errorsOf(parsed.body).map((e) => scrub(e, secrets)) : [];
       const detail = 'problem' in parsed ? snippet(raw.text) : errors.join('; ');
       const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-      const message = scrub(`${method} ${url}: ${statusLine(raw.status)}${detail ? `: ${detail}` : ''}${suffix}`, secrets);
+      const context = why === undefined ? '' : ` (${why})`;
+      const message = scrub(`${method} ${url}: ${statusLine(raw.status)}${detail ? `: ${detail}` : ''}${suffix}${context}`, secrets);
       throw new ApiError({ cluster: this.cluster, method, url, status: raw.status, errors, message });
     }
     const success = raw.status >= 200 && raw.status < 300;
@@ -320,9 +406,9 @@ class HttpClient implements HttpClusterClient {
   }
 
   /** The header list of a request (name, value, ...); the transport adds Host and Content-Length. */
-  #headers(anonymous: boolean | undefined, payload: string | undefined): string[] {
+  #headers(token: Secret | undefined, payload: string | undefined): string[] {
     const headers = ['user-agent', this.#userAgent];
-    if (!anonymous) headers.push('x-vault-token', this.#token.reveal());
+    if (token) headers.push('x-vault-token', token.reveal());
     if (payload !== undefined) headers.push('content-type', 'application/json');
     return headers;
   }

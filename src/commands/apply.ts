@@ -6,7 +6,7 @@ import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
 import { locateManifests, movedClusters, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
-import { ClusterClientPool, concurrencySummary } from './clients.js';
+import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
@@ -14,6 +14,8 @@ import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
 import { computePlan, describeError, parseTargets, prepareOrFail, type PlanRun } from './pipeline.js';
 import { renderPlan } from './render-plan.js';
+import type { PlanFlags } from '../kinds/kind.js';
+import type { Prepared } from '../validate/prepare.js';
 
 interface ApplyFlags extends PlanningFlags {
   autoApprove?: boolean;
@@ -46,7 +48,18 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  const pool = new ClusterClientPool(prepared.clusters, flags.concurrency, g);
+  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g }, output, (pool) =>
+    applyWith(pool, prepared, saved, { flags, g, output, targets, planFlags }),
+  );
+}
+
+async function applyWith(
+  pool: ClusterClientPool,
+  prepared: Prepared,
+  saved: SavedPlan | undefined,
+  ctx: { flags: ApplyFlags; g: GlobalOptions; output: Output; targets: ReturnType<typeof parseTargets>; planFlags: PlanFlags },
+): Promise<number> {
+  const { flags, g, output, targets, planFlags } = ctx;
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   if (saved) refuseStale(saved, run);
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CheckFinding } from '../kinds/kind.js';
 import { AUTO } from '../client/limiter.js';
-import { ClusterClientPool } from './clients.js';
+import { withClientPool } from './clients.js';
 import { globalOptions, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
 import { prepareOrFail } from './pipeline.js';
@@ -24,11 +24,12 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: false }, out);
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
-      const clients = new ClusterClientPool(prepared.clusters, AUTO, g);
-      for (const kind of prepared.kinds) {
-        const state = prepared.desired.get(kind.kind);
-        if (state && kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
-      }
+      await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g }, out, async (clients) => {
+        for (const kind of prepared.kinds) {
+          const state = prepared.desired.get(kind.kind);
+          if (state && kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
+        }
+      });
       out.out(flags.format === 'json' ? JSON.stringify({ formatVersion: 1, findings }, null, 2) : renderFindings(findings));
       exit(findings.some((f) => !f.ok) ? 1 : 0);
     });

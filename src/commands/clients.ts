@@ -1,36 +1,51 @@
 import { formatCount } from '../core/count.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
-import { createClusterClient } from '../client/http-client.js';
+import { createClusterClient, type HttpClusterClient } from '../client/http-client.js';
 import { AUTO, ConcurrencyLimiter, type ConcurrencySetting, type LimiterReport } from '../client/limiter.js';
-import type { ClusterClient } from '../client/types.js';
+import type { RedactionSet } from '../core/redaction.js';
 import type { ClientPool } from '../kinds/kind.js';
 import type { ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
 
-/** One client per cluster, each with its own concurrency limit (`--concurrency`). */
+/**
+ * One client per cluster, each with its own concurrency limit (`--concurrency`). A cluster
+ * whose credentials are a login logs in on its first request; release() revokes those tokens,
+ * so every command that makes a pool releases it when it ends, failed or not.
+ */
 export class ClusterClientPool implements ClientPool {
-  readonly #clients = new Map<string, ClusterClient>();
+  readonly #clients = new Map<string, HttpClusterClient>();
   readonly #limiters = new Map<string, ConcurrencyLimiter>();
   readonly #setting: ConcurrencySetting;
   readonly #limits: ServerLimits;
+  readonly #redaction: RedactionSet | undefined;
 
   constructor(
     readonly targets: ReadonlyMap<string, ClusterTarget>,
     concurrency: ConcurrencySetting = AUTO,
     limits: ServerLimits = {},
+    /** The run's redaction set: a login's token joins it as soon as it is issued. */
+    redaction?: RedactionSet,
   ) {
     this.#setting = concurrency;
     this.#limits = limits;
+    this.#redaction = redaction;
+    redaction?.addAll(this.secretTexts());
   }
 
-  get(cluster: string): ClusterClient {
+  get(cluster: string): HttpClusterClient {
     let c = this.#clients.get(cluster);
     if (!c) {
       const target = this.targets.get(cluster);
       if (!target) throw new CliError(`unknown cluster "${cluster}"`);
       const { deadline, retries } = this.#limits;
-      c = createClusterClient(target, { limiter: this.#limiterOf(cluster), ...(deadline ? { deadline } : {}), ...(retries !== undefined ? { retries } : {}) });
+      const redaction = this.#redaction;
+      c = createClusterClient(target, {
+        limiter: this.#limiterOf(cluster),
+        ...(deadline ? { deadline } : {}),
+        ...(retries !== undefined ? { retries } : {}),
+        ...(redaction ? { onSecret: (text: string) => void redaction.add(text) } : {}),
+      });
       this.#clients.set(cluster, c);
     }
     return c;
@@ -68,9 +83,41 @@ export class ClusterClientPool implements ClientPool {
     return [...this.#clients.entries()].map(([cluster, c]) => ({ cluster, requests: c.requestCount, ...this.#limiterOf(cluster).report() }));
   }
 
-  /** The cluster tokens' texts, to scrub from any message. */
+  /** The clusters' credentials (tokens, JWTs, role_ids, secret_ids), to scrub from any message. */
   secretTexts(): Set<string> {
-    return collectSecretTexts([...this.targets.values()].map((t) => t.token));
+    return collectSecretTexts([...this.targets.values()].map((t) => t.auth));
+  }
+
+  /**
+   * Revokes the token of each login this run made (`auth/token/revoke-self`), all clusters at
+   * once. Returns a warning per token that could not be revoked (it lives until its TTL ends).
+   */
+  async release(): Promise<string[]> {
+    const outcomes = await Promise.allSettled([...this.#clients.values()].map((c) => c.logout()));
+    return outcomes.flatMap((o, i) => {
+      if (o.status === 'fulfilled') return [];
+      const cluster = [...this.#clients.keys()][i]!;
+      const reason = o.reason instanceof Error ? o.reason.message : String(o.reason);
+      return [`warning: the login token of ${cluster} could not be revoked; it lasts until its TTL ends: ${this.#redaction ? this.#redaction.redact(reason) : reason}`];
+    });
+  }
+}
+
+/**
+ * Runs `body` with a pool of these clusters' clients and releases the pool when it ends, also
+ * when it fails: the tokens of the run's logins are revoked, and a failed revocation is said.
+ */
+export async function withClientPool<T>(
+  targets: ReadonlyMap<string, ClusterTarget>,
+  settings: { concurrency?: ConcurrencySetting; limits?: ServerLimits },
+  output: { redaction: RedactionSet; err(line: string): void },
+  body: (pool: ClusterClientPool) => Promise<T>,
+): Promise<T> {
+  const pool = new ClusterClientPool(targets, settings.concurrency ?? AUTO, settings.limits ?? {}, output.redaction);
+  try {
+    return await body(pool);
+  } finally {
+    for (const warning of await pool.release()) output.err(warning);
   }
 }
 

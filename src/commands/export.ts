@@ -9,7 +9,7 @@ import { formatPlanNote } from '../render/text.js';
 import { makeChalk } from '../render/vocabulary.js';
 import { manifestText } from '../load/manifest-writer.js';
 import { AUTO } from '../client/limiter.js';
-import { ClusterClientPool } from './clients.js';
+import { withClientPool, type ClusterClientPool } from './clients.js';
 import { globalOptions, referenceFlags, type ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
 import type { Output } from './output.js';
@@ -50,9 +50,9 @@ export function registerExport(program: Command, output: () => Output, exit: (co
 async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, limits: ServerLimits): Promise<number> {
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
-  const pool = new ClusterClientPool(clusters, AUTO, limits);
-  output.redaction.addAll(pool.secretTexts());
-  const read = await withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output));
+  const read = await withClientPool(clusters, { concurrency: AUTO, limits }, output, (pool) =>
+    withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output)),
+  );
   // Files lockstep writes hold no secret either: a server value that is one of this run's
   // secrets (a token someone stored as a binddn) is written as "(sensitive)", and said.
   const files = read.map((f) => ({ ...f, text: output.redaction.redact(f.text) }));
@@ -71,7 +71,7 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
 
 /** One manifest file per cluster and kind that holds anything, as read from the servers. */
 async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, output: Output): Promise<Array<{ name: string; text: string }>> {
-  const secrets = pool.secretTexts();
+  const secrets = output.redaction;
   const files: Array<{ name: string; text: string }> = [];
   const kinds = await loadKinds();
   for (const cluster of selected) {

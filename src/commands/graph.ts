@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { renderPlanDot } from '../render/dot.js';
-import { ClusterClientPool } from './clients.js';
+import { withClientPool } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
@@ -20,9 +20,10 @@ export function registerGraph(program: Command, output: () => Output, exit: (cod
     const g = globalOptions(cmd);
     const out = output();
     const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: flags.prune === true, requireClusters: true }, out);
-    const pool = new ClusterClientPool(prepared.clusters, flags.concurrency, g);
-    const plan = computePlan(prepared, pool, { flags: planFlagsOf(flags), targets: parseTargets(flags.target), redaction: out.redaction });
-    const run = await withRequestProgress(out, () => pool.requestCount, plan);
+    const run = await withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g }, out, (pool) => {
+      const plan = computePlan(prepared, pool, { flags: planFlagsOf(flags), targets: parseTargets(flags.target), redaction: out.redaction });
+      return withRequestProgress(out, () => pool.requestCount, plan);
+    });
     out.out(renderPlanDot(run.plan));
     exit(0);
   });

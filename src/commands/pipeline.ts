@@ -47,7 +47,7 @@ function secretTextsOf(prepared: Prepared): ReadonlySet<string> {
   if (texts === undefined) {
     // The documents' secrets were gathered as their references were resolved: no walk of every
     // document here (at 10,000 users two such walks were 60 ms).
-    texts = collectSecretTexts([...prepared.clusters.values()].map((c) => c.token), new Set(prepared.secretTexts));
+    texts = collectSecretTexts([...prepared.clusters.values()].map((c) => c.auth), new Set(prepared.secretTexts));
     for (const state of prepared.desired.values()) for (const r of state.resources) collectSecretTexts(r.writeOnly, texts);
     secretTextsCache.set(prepared, texts);
   }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { writeSavedPlan } from '../planfile/planfile.js';
-import { ClusterClientPool, concurrencySummary } from './clients.js';
+import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
 import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import { commentLimitOption } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
@@ -39,7 +39,18 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const targets = parseTargets(flags.target);
   const prune = flags.prune === true;
   const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
-  const pool = new ClusterClientPool(prepared.clusters, flags.concurrency, g);
+  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g }, output, (pool) =>
+    planWith(pool, prepared, paths, { flags, g, output, targets, prune }),
+  );
+}
+
+async function planWith(
+  pool: ClusterClientPool,
+  prepared: Awaited<ReturnType<typeof prepareOrFail>>,
+  paths: string[],
+  ctx: { flags: PlanCommandFlags; g: ReturnType<typeof globalOptions>; output: Output; targets: ReturnType<typeof parseTargets>; prune: boolean },
+): Promise<number> {
+  const { flags, g, output, targets, prune } = ctx;
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit: flags.commentLimit }));

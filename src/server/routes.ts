@@ -1,7 +1,9 @@
+import { approleRouter } from './approle/routes.js';
 import { tokenRouter } from './auth/token-routes.js';
 import type { ResolvedRoute } from './http/pipeline.js';
 import { gathered } from './http/reply.js';
 import { Router } from './http/router.js';
+import { jwtRouter } from './jwt/routes.js';
 import { ldapRouter } from './ldap/routes.js';
 import { managedKeyRoutes } from './managed-keys/routes.js';
 import { splitNamespace } from './namespaces/path.js';
@@ -22,7 +24,7 @@ const sysRouter = new Router([healthRoute, ...sealRoutes, ...namespaceRoutes, ..
 const namespaceRouter = new Router([...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
 
 /** The router of each auth method type; an auth mount's paths are matched relative to it. */
-const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ns_token: tokenRouter, ldap: ldapRouter };
+const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ns_token: tokenRouter, ldap: ldapRouter, jwt: jwtRouter, approle: approleRouter };
 
 /**
  * Finds what serves `path` (after /v1/): a sys route, or a route of the auth mount it falls in.

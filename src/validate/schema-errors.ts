@@ -24,6 +24,9 @@ export function schemaDiagnostics(errors: readonly ErrorObject[], doc: LoadedDoc
   const seen = new Set<string>();
   for (const error of errors) {
     if (isBranchError(error)) continue;
+    // ajv's "must match "then" schema" says nothing the then-branch's own errors do not; a
+    // schema that has more to say gives it in x-message.
+    if (error.keyword === 'if' && (error.parentSchema as { 'x-message'?: string } | undefined)?.['x-message'] === undefined) continue;
     const d = toDiagnostic(error, doc);
     const key = `${d.pos?.line}:${d.pos?.column}:${d.message}`;
     if (!seen.has(key)) {

@@ -110,7 +110,7 @@ describe('requests', () => {
 
   it('refuses an address that is not an http(s) base URL', () => {
     const limiter = new ConcurrencyLimiter(1);
-    const target = (address: string) => ({ name: 'east', address, token: new Secret('t', 'x'), insecureSkipVerify: false });
+    const target = (address: string) => ({ name: 'east', address, auth: { method: 'token' as const, token: new Secret('t', 'x') }, authSource: 'test', insecureSkipVerify: false });
     expect(() => createClusterClient(target('nope'), { limiter })).toThrow(/cluster east: address "nope" is not a URL/);
     expect(() => createClusterClient(target('ftp://h/v1'), { limiter })).toThrow(/must start with http/);
   });
@@ -130,7 +130,7 @@ describe('errors', () => {
 
   it('scrubs the token and body secrets a server echoes back', async () => {
     server = await startServer((req, res) =>
-      json(res, 403, { errors: [`token ${String(req.headers['x-vault-token'])} denied`, `bad bindpass ${JSON.parse(req.body).bindpass}`] }),
+      json(res, 403, { errors: [`token ${String(req.headers['x-vault-token'])} denied`, `bad bindpass ${req.body ? JSON.parse(req.body).bindpass : ''}`] }),
     );
     const err = (await caught(() =>
       client(server!.baseUrl).write('auth/ldap/config', { bindpass: new Secret('pa55-CANARY', 'env:P') }),
@@ -247,7 +247,7 @@ describe('errors', () => {
     server = await startServer((_req, res) => json(res, 200, envelope({})));
     const secret = 'hvs.CANARY-split\r\nX-Injected: 1';
     const c = createClusterClient(
-      { name: 'east', address: server.baseUrl, token: new Secret(secret, 'env:EAST_TOKEN'), insecureSkipVerify: false },
+      { name: 'east', address: server.baseUrl, auth: { method: 'token' as const, token: new Secret(secret, 'env:EAST_TOKEN') }, authSource: 'test', insecureSkipVerify: false },
       { limiter: new ConcurrencyLimiter(1) },
     );
     try {

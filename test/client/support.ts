@@ -10,7 +10,7 @@ const open: HttpClusterClient[] = [];
 export function client(baseUrl: string, opts: Partial<ClientOptions> & { caCert?: string; insecureSkipVerify?: boolean } = {}): HttpClusterClient {
   const { caCert, insecureSkipVerify, ...rest } = opts;
   const c = createClusterClient(
-    { name: 'east', address: baseUrl, token: new Secret(TOKEN, 'env:EAST_TOKEN'), caCert, insecureSkipVerify: insecureSkipVerify ?? false },
+    { name: 'east', address: baseUrl, auth: { method: 'token' as const, token: new Secret(TOKEN, 'env:EAST_TOKEN') }, authSource: 'test', caCert, insecureSkipVerify: insecureSkipVerify ?? false },
     { limiter: new ConcurrencyLimiter(4), backoff: { baseMs: 1, capMs: 5 }, ...rest },
   );
   open.push(c);

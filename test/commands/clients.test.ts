@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 function pool(concurrency: ConstructorParameters<typeof ClusterClientPool>[1]): ClusterClientPool {
-  const target = { name: 'east', address: server.clusters[0]!.baseUrl, token: new Secret('clients-test', 'env:T'), insecureSkipVerify: false };
+  const target = { name: 'east', address: server.clusters[0]!.baseUrl, auth: { method: 'token' as const, token: new Secret('clients-test', 'env:T') }, authSource: 'test', insecureSkipVerify: false };
   return new ClusterClientPool(new Map([['east', target]]), concurrency);
 }
 
@@ -33,7 +33,7 @@ describe('the concurrency summary on stderr', () => {
     expect(concurrencySummary(quiet, false)).toEqual([]);
     const limited = await startServer({ port: 0, rootToken: 'clients-test', rateLimit: 5, latencyMs: 20 });
     try {
-      const target = { name: 'east', address: limited.clusters[0]!.baseUrl, token: new Secret('clients-test', 'env:T'), insecureSkipVerify: false };
+      const target = { name: 'east', address: limited.clusters[0]!.baseUrl, auth: { method: 'token' as const, token: new Secret('clients-test', 'env:T') }, authSource: 'test', insecureSkipVerify: false };
       const refused = new ClusterClientPool(new Map([['east', target]]), { kind: 'auto' }, { retries: 0 });
       await Promise.allSettled(Array.from({ length: 64 }, () => refused.get('east').read('sys/mounts')));
       expect(concurrencySummary(refused, false)).toEqual([expect.stringMatching(/^concurrency: east: auto settled at \d+ \(peak \d+ in flight, [1-9]\d* refused or timed out\), 64 requests$/)]);

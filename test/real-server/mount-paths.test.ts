@@ -26,7 +26,7 @@ afterAll(async () => {
 
 /** A client of lockstep's own, as the commands make one. */
 function client(address: string, { token }: { token: string }) {
-  return createClusterClient({ name: 'default', address, token: new Secret(token, 'env:SERVICE_TOKEN'), insecureSkipVerify: false }, { limiter: new ConcurrencyLimiter(4) });
+  return createClusterClient({ name: 'default', address, auth: { method: 'token', token: new Secret(token, 'env:SERVICE_TOKEN') }, authSource: 'SERVICE_TOKEN', insecureSkipVerify: false }, { limiter: new ConcurrencyLimiter(4) });
 }
 
 const cli = (args: string[]): Promise<CliResult> => runCli(args, { env: server().env });
@@ -78,7 +78,7 @@ describe('a mount path of several segments on the real server', () => {
       // whole stops on OpenBao: it has no DR replication, and refuses the anonymous
       // sys/replication/dr/status read that DrReplication's export makes; left for that kind.)
       const live = client(server().addr + '/v1', { token: server().token });
-      const docs = await exportLdapAuth(live, { name: 'default', address: server().addr + '/v1', token: new Secret(server().token, 'env:SERVICE_TOKEN'), insecureSkipVerify: false });
+      const docs = await exportLdapAuth(live, { name: 'default', address: server().addr + '/v1', auth: { method: 'token', token: new Secret(server().token, 'env:SERVICE_TOKEN') }, authSource: 'SERVICE_TOKEN', insecureSkipVerify: false });
       live.close();
       expect(docs.map((d) => d['mount'])).toContain(mount);
       const out = await writeManifestFolder(path.join(dir, `export-${mount.replace(/\//g, '_')}`), { 'default-ldap-auth.yaml': manifestText(docs) });

@@ -103,7 +103,7 @@ describe('clusters and placement', () => {
     });
     expect(lines).toEqual([]);
     const east = prepared.clusters.get('east')!;
-    expect([east.address, east.token.origin, east.insecureSkipVerify, east.defaultNamespace]).toEqual([
+    expect([east.address, east.auth.method === 'token' && east.auth.token.origin, east.insecureSkipVerify, east.defaultNamespace]).toEqual([
       'http://127.0.0.1:9/v1',
       'env:TOKEN',
       true,

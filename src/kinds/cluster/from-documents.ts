@@ -1,4 +1,4 @@
-import type { ClusterTarget } from '../../core/cluster.js';
+import { DEFAULT_AUTH_MOUNT, type ClusterAuth, type ClusterTarget } from '../../core/cluster.js';
 import { formatPos, type Diagnostics } from '../../core/diagnostics.js';
 import { Secret } from '../../core/secret.js';
 import type { ResolvedDocument } from '../../load/document.js';
@@ -6,7 +6,7 @@ import { apiPathProblem } from '../../core/path-segment.js';
 import { parseCertificates } from '../../core/pem.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { ClusterCatalogue, KnownCluster } from './catalogue.js';
-import { CLUSTER_NAME, type ClusterData } from './kind.js';
+import { CLUSTER_NAME, type ClusterAuthData, type ClusterData } from './kind.js';
 
 /**
  * The clusters defined by `Cluster` documents (schema-valid, references resolved). `brokenNames`
@@ -58,15 +58,81 @@ function clusterTarget(doc: ResolvedDocument, diags: Diagnostics): ClusterTarget
     const certificates = parseCertificates(data.caCert);
     if (!Array.isArray(certificates)) problem('caCert', certificates.problem);
   }
-  const token = data.token instanceof Secret ? data.token : undefined;
-  if (!token) problem('token', 'must be a ${env:...} or ${file:...} reference');
-  if (!ok || typeof address !== 'string' || !token) return undefined;
+  const auth = clusterAuth(data, doc, diags, data.namespace);
+  if (!auth) ok = false;
+  if (!ok || typeof address !== 'string' || !auth) return undefined;
   return {
     name: data.name,
     address,
-    token,
+    auth,
+    authSource: `Cluster document ${formatPos(doc.source.pos([data.auth !== undefined ? 'auth' : 'token']))}`,
     caCert: data.caCert,
     insecureSkipVerify: data.insecureSkipVerify === true || data.insecureSkipVerify === 'true',
     defaultNamespace: data.namespace === '' ? undefined : data.namespace,
   };
+}
+
+/** Which fields of `auth` each method reads. */
+const METHOD_FIELDS: Record<ClusterAuthData['method'], readonly string[]> = {
+  token: ['method', 'token'],
+  jwt: ['method', 'role', 'jwt', 'mount', 'namespace'],
+  approle: ['method', 'roleId', 'secretId', 'mount', 'namespace'],
+};
+
+/**
+ * The document's ClusterAuth: `token` (today's form) or `auth`, exactly one; each field of
+ * `auth` one its method reads; credentials references; mount and namespace addressable.
+ * Undefined when a problem was reported.
+ */
+function clusterAuth(data: ClusterData, doc: ResolvedDocument, diags: Diagnostics, clusterNamespace: string | undefined): ClusterAuth | undefined {
+  const fail = (path: string[], message: string): undefined => {
+    diags.error(message, doc.source.pos(path));
+    return undefined;
+  };
+  const secretAt = (path: string[], value: unknown): Secret | undefined =>
+    value instanceof Secret ? value : fail(path, `${path.join('.')}: must be a \${env:...} or \${file:...} reference`);
+
+  if (data.auth === undefined) {
+    if (data.token === undefined) return fail([], 'missing required field "token" (or "auth", to log in with jwt or approle)');
+    const token = secretAt(['token'], data.token);
+    return token && { method: 'token', token };
+  }
+  if (data.token !== undefined) return fail(['token'], 'token: give either token or auth, not both (auth: {method: token, token: ...} is the same as token)');
+
+  const auth = data.auth;
+  const allowed = METHOD_FIELDS[auth.method];
+  let ok = true;
+  for (const field of Object.keys(auth)) {
+    if (allowed.includes(field)) continue;
+    // At the key, as an unknown field is reported.
+    diags.error(`auth.${field}: not a field of method ${auth.method} (its fields: ${allowed.filter((f) => f !== 'method').join(', ')})`, doc.source.keyPos(['auth', field]));
+    ok = false;
+  }
+  for (const field of ['mount', 'namespace'] as const) {
+    const value = auth[field];
+    const problem = value === undefined || (field === 'namespace' && value === '') ? undefined : apiPathProblem(value);
+    if (problem) {
+      fail(['auth', field], `auth.${field}: ${problem}`);
+      ok = false;
+    }
+  }
+  const namespace = auth.namespace ?? clusterNamespace;
+  const where = namespace ? { namespace } : {};
+  switch (auth.method) {
+    case 'token': {
+      const token = secretAt(['auth', 'token'], auth.token);
+      return ok && token ? { method: 'token', token } : undefined;
+    }
+    case 'jwt': {
+      const jwt = secretAt(['auth', 'jwt'], auth.jwt);
+      const role = auth.role ?? '';
+      if (role === '') fail(['auth', 'role'], 'auth.role: must not be empty');
+      return ok && jwt && role !== '' ? { method: 'jwt', mount: auth.mount ?? DEFAULT_AUTH_MOUNT.jwt, role, jwt, ...where } : undefined;
+    }
+    case 'approle': {
+      const roleId = secretAt(['auth', 'roleId'], auth.roleId);
+      const secretId = secretAt(['auth', 'secretId'], auth.secretId);
+      return ok && roleId && secretId ? { method: 'approle', mount: auth.mount ?? DEFAULT_AUTH_MOUNT.approle, roleId, secretId, ...where } : undefined;
+    }
+  }
 }

@@ -11,7 +11,7 @@ import type { MountEntry } from './mount-table.js';
  * `deprecation_status` (the token method and the system, identity and cubbyhole mounts are
  * not registry plugins and carry none).
  */
-const REGISTRY_TYPES = new Set(['ldap', 'kv']);
+const REGISTRY_TYPES = new Set(['ldap', 'kv', 'jwt', 'approle']);
 
 /**
  * How sys/auth and sys/mounts show a mount in their listings (vault/logical_system.go

@@ -44,7 +44,7 @@ describe('the implicit cluster from the environment', () => {
     expect(lines).toEqual([]);
     const target = catalogue.targets.get('default')!;
     expect(target.address).toBe('https://v.example.com:8200/v1');
-    expect([target.token.origin, target.token.reveal()]).toEqual(['env:SERVICE_TOKEN', 'tok-123']);
+    expect(target.auth.method === 'token' && [target.auth.token.origin, target.auth.token.reveal()]).toEqual(['env:SERVICE_TOKEN', 'tok-123']);
     expect(target.defaultNamespace).toBe('team-a');
     expect(target.caCert).toBe(CA);
     expect(target.insecureSkipVerify).toBe(false);
@@ -53,7 +53,7 @@ describe('the implicit cluster from the environment', () => {
 
   test('commands that talk to servers need it', async () => {
     expect((await resolve({})).lines).toEqual(['error: no cluster to talk to: add a Cluster document or set SERVICE_ADDR and SERVICE_TOKEN']);
-    expect((await resolve({ SERVICE_ADDR: 'http://x:1' })).lines).toEqual(['error: SERVICE_TOKEN is not set (the token for SERVICE_ADDR)']);
+    expect((await resolve({ SERVICE_ADDR: 'http://x:1' })).lines).toEqual(['error: SERVICE_TOKEN is not set (the token for SERVICE_ADDR; or set SERVICE_AUTH_METHOD to jwt or approle to log in)']);
     expect((await resolve({ SERVICE_ADDR: 'x', SERVICE_TOKEN: 't' })).lines).toEqual([
       'error: SERVICE_ADDR: must be an http:// or https:// URL (e.g. https://vault.example.com:8200/v1)',
     ]);

@@ -52,7 +52,7 @@ export function drDoc(spec: DocSpec): ResolvedDocument {
 
 export function kindContext(names: readonly string[]): KindContext {
   const clusters = new Map<string, ClusterTarget>(
-    names.map((name) => [name, { name, address: `http://${name}.test/v1`, token: new Secret(`root-${name}`, `env:${name}`), insecureSkipVerify: false }]),
+    names.map((name) => [name, { name, address: `http://${name}.test/v1`, auth: { method: 'token' as const, token: new Secret(`root-${name}`, `env:${name}`) }, authSource: 'test', insecureSkipVerify: false }]),
   );
   return { clusters, prune: false };
 }

@@ -8,7 +8,7 @@ import type { ClusterClient } from '../../../src/client/types.js';
 import { desiredSnapshotPolicies } from '../../../src/kinds/snapshot-policy/normalise.js';
 import { ctx, snapshotDocs } from './docs.js';
 
-const cluster = { name: 'east', address: 'http://x/v1', token: new Secret('t', 'test'), insecureSkipVerify: false };
+const cluster = { name: 'east', address: 'http://x/v1', auth: { method: 'token' as const, token: new Secret('t', 'test') }, authSource: 'test', insecureSkipVerify: false };
 
 describe('export', () => {
   test('a local configuration: natural forms, defaults left out', () => {
