@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readSavedPlan } from '../planfile/planfile.js';
 import { formatOption, globalOptions } from './common-options.js';
 import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
-import { CliError } from './errors.js';
+import { cliErrorOf } from './errors.js';
 import type { Output } from './output.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
@@ -27,7 +27,7 @@ export function registerShow(program: Command, output: () => Output, exit: (code
       const out = output();
       const commentLimit = parseCommentLimit(flags.commentLimit);
       const saved = await readSavedPlan(file).catch((err: unknown) => {
-        throw new CliError((err as Error).message);
+        throw cliErrorOf(err);
       });
       out.out(renderPlan(saved.plan, flags.format, { color: out.color && g.color, commentLimit }));
       exit(0);
