@@ -18,7 +18,7 @@ export function escapeMarkdown(text: string): string {
  * halves that are not part of a pair (no terminal can show them; the name is not the one read).
  */
 const UNPRINTABLE =
-  // eslint-disable-next-line no-control-regex, no-misleading-character-class
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // The same without `g`: test() then keeps no state between calls.
 const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source);
