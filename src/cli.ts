@@ -6,10 +6,11 @@ import { Command } from 'commander';
 import { registerApply } from './commands/apply.js';
 import { registerCheck } from './commands/check.js';
 import { addGlobalOptions } from './commands/common-options.js';
-import { CliError } from './commands/errors.js';
+import { cliErrorOf } from './commands/errors.js';
 import { registerExport } from './commands/export.js';
 import { registerFmt } from './commands/fmt.js';
 import { registerGraph } from './commands/graph.js';
+import { registerLogComment } from './commands/log-comment.js';
 import { endQuietlyWhenReadersLeave, processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
 import { RedactionSet } from './core/redaction.js';
 import { printable } from './core/text-escape.js';
@@ -47,6 +48,7 @@ export async function main(argv: string[], sink?: OutputSink, redaction: Redacti
   registerCheck(program, out, exit);
   registerGraph(program, out, exit);
   registerFmt(program, out, exit);
+  registerLogComment(program, out, exit);
   registerServe(program);
 
   try {
@@ -73,14 +75,11 @@ function reportError(err: unknown, output: Output): number {
     // help and version exit 0; usage errors were already printed by commander.
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 1;
   }
-  // A message may quote a server's answer (a mount's type, an error text): its control
-  // characters are shown escaped, never sent to the terminal (line breaks and tabs kept).
-  if (err instanceof CliError) {
-    output.err(`error: ${printable(err.message)}`);
-    return err.exitCode;
-  }
-  output.err(`error: ${printable(err instanceof Error ? err.message : String(err))}`);
-  return 1;
+  // A message may quote a server's answer (a mount's type, an error text) or a manifest: each of
+  // its lines through the one printer, so what it quotes can neither start a line nor reach the terminal raw.
+  const error = cliErrorOf(err);
+  output.err(error.lines.map((line, i) => (i === 0 ? `error: ${printable(line)}` : printable(line))).join('\n'));
+  return error.exitCode;
 }
 
 /**

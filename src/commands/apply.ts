@@ -8,7 +8,7 @@ import { locateManifests, movedClusters, readSavedPlan, samePlan, staleAddresses
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
-import { CliError } from './errors.js';
+import { CliError, cliErrorOf } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
@@ -102,7 +102,7 @@ async function savedPlanArgument(args: string[]): Promise<SavedPlan | undefined>
   try {
     return await readSavedPlan(args[0]!);
   } catch (err) {
-    throw new CliError((err as Error).message);
+    throw cliErrorOf(err);
   }
 }
 
@@ -120,7 +120,7 @@ function refuseElsewhere(saved: SavedPlan, clusters: ReadonlyMap<string, { addre
 function refuseStale(saved: SavedPlan, run: PlanRun): void {
   const moved = staleAddresses(saved.fingerprints, fingerprintAll(run.observed));
   if (moved.length > 0) {
-    throw new CliError(`the saved plan is stale: these objects changed since it was made:\n${moved.map((a) => `  ${a}`).join('\n')}\nrun plan again`);
+    throw new CliError(['the saved plan is stale: these objects changed since it was made:', ...moved.map((a) => `  ${a}`), 'run plan again']);
   }
   if (!samePlan(saved.plan, run.plan)) throw new CliError('the saved plan is stale: the changes it would make are no longer the same; run plan again');
 }
@@ -128,11 +128,11 @@ function refuseStale(saved: SavedPlan, run: PlanRun): void {
 function refuseDestructive(plan: Plan, allowed: boolean): void {
   const destructive = plan.changes.filter((c) => c.destructive);
   if (destructive.length === 0 || allowed) return;
-  throw new CliError(
-    `refusing to apply: ${destructive.length} destructive action${destructive.length === 1 ? '' : 's'} (they wipe or orphan data):\n` +
-      destructive.map((c) => `  ${c.address}`).join('\n') +
-      '\nreview them and pass --allow-destructive to proceed; nothing was changed',
-  );
+  throw new CliError([
+    `refusing to apply: ${destructive.length} destructive action${destructive.length === 1 ? '' : 's'} (they wipe or orphan data):`,
+    ...destructive.map((c) => `  ${c.address}`),
+    'review them and pass --allow-destructive to proceed; nothing was changed',
+  ]);
 }
 
 async function requireApproval(autoApprove: boolean, output: Output, deadline: RunDeadline | undefined): Promise<void> {

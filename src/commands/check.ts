@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { printable } from '../core/text-escape.js';
 import type { CheckFinding } from '../kinds/kind.js';
 import { AUTO } from '../client/limiter.js';
 import { withClientPool } from './clients.js';
@@ -37,7 +38,8 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
 
 function renderFindings(findings: CheckFinding[]): string {
   if (findings.length === 0) return 'Nothing to check.';
-  const lines = findings.map((f) => `${f.ok ? 'ok  ' : 'FAIL'} ${f.address ? `${f.address} ` : ''}${f.subject}: ${f.message}`);
+  // Subjects and messages quote what a directory, a key service or a server answered: through the one printer.
+  const lines = findings.map((f) => `${f.ok ? 'ok  ' : 'FAIL'} ${f.address ? `${printable(String(f.address))} ` : ''}${printable(f.subject)}: ${printable(f.message)}`);
   const failed = findings.filter((f) => !f.ok).length;
   lines.push(failed ? `Check failed: ${failed} of ${findings.length} findings failed.` : `Check passed: ${findings.length} findings.`);
   return lines.join('\n');

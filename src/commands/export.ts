@@ -1,3 +1,4 @@
+import { printable } from '../core/text-escape.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -57,12 +58,12 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
   // secrets (a token someone stored as a binddn) is written as "(sensitive)", and said.
   const files = read.map((f) => ({ ...f, text: output.redaction.redact(f.text) }));
   for (const [i, f] of files.entries()) {
-    if (f.text !== read[i]!.text) output.err(`warning: ${f.name}: a value on the server is a secret of this run (a cluster token or a referenced secret); it is written as "(sensitive)"`);
+    if (f.text !== read[i]!.text) output.err(`warning: ${printable(f.name)}: a value on the server is a secret of this run (a cluster token or a referenced secret); it is written as "(sensitive)"`);
   }
   if (flags.out) {
     await mkdir(flags.out, { recursive: true });
     for (const f of files) await writeFile(path.join(flags.out, f.name), f.text);
-    output.out(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} to ${flags.out}: ${files.map((f) => f.name).join(', ') || '(nothing to export)'}`);
+    output.out(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} to ${flags.out}: ${files.map((f) => printable(f.name)).join(', ') || '(nothing to export)'}`);
   } else {
     output.out(files.map((f) => f.text).join('---\n'));
   }
@@ -76,7 +77,7 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
   const kinds = await loadKinds();
   for (const cluster of selected) {
     if (await isDrSecondary(pool.get(cluster.name))) {
-      output.err(`${cluster.name} is a DR secondary: it serves no reads, and what it holds is exported from its DR primary`);
+      output.err(`${printable(cluster.name)} is a DR secondary: it serves no reads, and what it holds is exported from its DR primary`);
       continue;
     }
     for (const kind of kinds) {

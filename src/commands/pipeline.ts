@@ -100,7 +100,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   }
 
   const missing = await missingNamespaces(prepared, pool);
-  if (missing.hasErrors()) throw new CliError(`the plan is refused:\n${missing.format().map((line) => `  ${line}`).join('\n')}`);
+  if (missing.hasErrors()) throw new CliError(['the plan is refused:', ...missing.format().map((line) => `  ${line}`)]);
 
   const lives = await Promise.all(
     kindsInUse.map(({ kind, state }) =>
@@ -128,7 +128,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   });
   changes = selectTargets(orderChanges(changes), opts.targets);
   const blocking = refusals.filter((r) => concernsSelection(r.address, changes, opts.targets));
-  if (blocking.length > 0) throw new CliError(`the plan is refused:\n${blocking.map((r) => `  ${r.message}`).join('\n')}`);
+  if (blocking.length > 0) throw new CliError(['the plan is refused:', ...blocking.map((r) => `  ${r.message}`)]);
   notes.push(...writeOnlyNotes(desired, changes));
 
   return {

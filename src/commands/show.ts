@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readSavedPlan } from '../planfile/planfile.js';
 import { formatOption, globalOptions } from './common-options.js';
 import { commentLimitOption } from './comment-limit.js';
-import { CliError } from './errors.js';
+import { cliErrorOf } from './errors.js';
 import type { Output } from './output.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
@@ -25,8 +25,8 @@ export function registerShow(program: Command, output: () => Output, exit: (code
     .action(async (file: string, flags: ShowFlags, cmd: Command) => {
       const g = globalOptions(cmd);
       const out = output();
-          const saved = await readSavedPlan(file).catch((err: unknown) => {
-        throw new CliError((err as Error).message);
+      const saved = await readSavedPlan(file).catch((err: unknown) => {
+        throw cliErrorOf(err);
       });
       out.out(renderPlan(saved.plan, flags.format, { color: out.color && g.color, commentLimit: flags.commentLimit }));
       exit(0);

@@ -1,29 +1,52 @@
+import { decodedViews, mapEncodedLines, mayHoldEncoded } from './decoded-views.js';
 import { escapeHtml, escapeMarkdown } from './text-escape.js';
 
 /** How every secret renders, in every format. */
 export const REDACTED = '(sensitive)';
 
 /**
- * Secrets shorter than this are redacted only where they stand alone (no letter or digit touches
- * either end): a one-character bindpass must not turn every "p" of every message into
- * "(sensitive)", and a short PIN is still caught wherever it is printed as a value.
+ * The one threshold between short and long secrets. Secrets shorter than this are redacted only
+ * where they stand alone (no letter or digit touches either end, an escape such as `\n`, `%3D`
+ * or `\u003c` counting as an end): a one-character bindpass must not turn every "p" of every
+ * message into "(sensitive)", and a short PIN is still caught wherever it is printed as a
+ * value. Secrets of this length or longer are also found in any letter case (a server that
+ * upper-cases what it echoes).
  */
-const SHORT_SECRET_LENGTH = 8;
+export const SHORT_SECRET_LENGTH = 8;
+
+/** What may come right before a short secret that stands alone: the start, no letter or digit, or the end of an escape. */
+const SHORT_START = String.raw`(?:^|[^\p{L}\p{N}]|\\(?:[nrtbfv0"'/\\]|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})|%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};)`;
+
+/**
+ * Short secrets where they stand alone. The secrets come first and the look back at what
+ * precedes them after, so the engine searches for the literals (fast) instead of trying the
+ * look-behind at every position.
+ */
+function standingAlone(forms: Set<string>, flags: string): RegExp {
+  const alt = alternation(forms);
+  return new RegExp(`(?:${alt})(?<=${SHORT_START}(?:${alt}))(?![\\p{L}\\p{N}])`, flags);
+}
 
 /**
  * The one redaction set of a run: every secret text known to it (cluster tokens, every value
  * that reaches a secret field, key shares, operation tokens). Whatever lockstep prints or
- * writes passes through redact(), which replaces each secret in the forms a message can carry
- * it in: as it is, JSON-escaped (up to three levels: an echoed body inside a JSON message), as Go's
- * encoder escapes it (a server echoing a request), percent-encoded, and HTML- or
- * Markdown-escaped (the pull-request comment).
+ * writes passes through redact(), which works in two steps:
+ *
+ * 1. Each secret is replaced where it stands, in the forms a message usually carries it in (as
+ *    it is, JSON-, Go-, percent-, HTML- or Markdown-escaped: formsOf), so the message around
+ *    it still reads.
+ * 2. Each line that could hold an encoded text (a backslash, percent sign, ampersand, or a run
+ *    that may be base64 or hex: mayHoldEncoded) is also read decoded, every escape undone and
+ *    every run decoded, nested (decoded-views.ts). Where a decoded view still holds a secret,
+ *    the words that hold it are replaced, or the whole line when no single word does. No
+ *    combination of encodings is listed: whatever decodes to a secret is a secret.
  *
  * Texts can be added while a run goes on (an operation token made during an apply); the
- * matcher is rebuilt lazily, once per change of the set.
+ * matchers are rebuilt lazily, once per change of the set.
  */
 export class RedactionSet {
   readonly #texts = new Set<string>();
-  #matcher: RegExp | null | undefined;
+  #matchers: Matchers | null | undefined;
 
   constructor(texts: Iterable<string> = []) {
     for (const t of texts) this.add(t);
@@ -33,7 +56,7 @@ export class RedactionSet {
   add(text: string): this {
     if (text.trim() === '' || this.#texts.has(text)) return this;
     this.#texts.add(text);
-    this.#matcher = undefined;
+    this.#matchers = undefined;
     return this;
   }
 
@@ -52,8 +75,18 @@ export class RedactionSet {
 
   /** `text` with every secret, in every form, replaced by "(sensitive)". */
   redact(text: string): string {
-    const matcher = this.#compile();
-    return matcher ? text.replace(matcher, REDACTED) : text;
+    const matchers = this.#compile();
+    if (!matchers) return text;
+    let replaced = matchers.longInPlace ? text.replace(matchers.longInPlace, REDACTED) : text;
+    if (matchers.shortInPlace) replaced = replaced.replace(matchers.shortInPlace, REDACTED);
+    return mapEncodedLines(replaced, (line) => redactDecoded(line, matchers));
+  }
+
+  /** Does `text` hold a secret of the set, as it is or in any decoded view (what redact() removes)? */
+  reveals(text: string): boolean {
+    const matchers = this.#compile();
+    if (!matchers) return false;
+    return text.split('\n').some((line) => holdsSecret(line, matchers) || (mayHoldEncoded(line) && decodedViews(line).some((v) => holdsSecret(v, matchers))));
   }
 
   /** A copy of a JSON-like value with every string redacted (objects and arrays copied only when needed). */
@@ -78,25 +111,63 @@ export class RedactionSet {
     return (copy ?? value) as T;
   }
 
-  #compile(): RegExp | null {
-    if (this.#matcher !== undefined) return this.#matcher;
+  #compile(): Matchers | null {
+    if (this.#matchers !== undefined) return this.#matchers;
     const long = new Set<string>();
     const short = new Set<string>();
     for (const text of this.#texts) {
-      for (const form of formsOf(text)) (text.length < SHORT_SECRET_LENGTH ? short : long).add(form);
+      const isShort = text.length < SHORT_SECRET_LENGTH;
+      for (const form of formsOf(text)) (isShort ? short : long).add(form);
+      // Case-folded matching misses where upper-casing changes the length (ß to SS): these forms do not.
+      if (!isShort) for (const folded of [text.toUpperCase(), text.toLowerCase()]) long.add(folded);
     }
-    // Longest first: a secret that contains another must not be left half-printed.
-    const alternation = (forms: Set<string>): string =>
-      [...forms]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|');
-    const parts: string[] = [];
-    if (long.size > 0) parts.push(`(?:${alternation(long)})`);
-    if (short.size > 0) parts.push(`(?<![\\p{L}\\p{N}])(?:${alternation(short)})(?![\\p{L}\\p{N}])`);
-    this.#matcher = parts.length > 0 ? new RegExp(parts.join('|'), 'gu') : null;
-    return this.#matcher;
+    if (long.size + short.size === 0) return (this.#matchers = null);
+    const shortTexts = [...this.#texts].filter((t) => t.length < SHORT_SECRET_LENGTH);
+    const longTexts = [...this.#texts].filter((t) => t.length >= SHORT_SECRET_LENGTH).flatMap((t) => [t, t.toUpperCase(), t.toLowerCase()]);
+    this.#matchers = {
+      longInPlace: long.size > 0 ? new RegExp(alternation(long), 'giu') : null,
+      shortInPlace: short.size > 0 ? standingAlone(short, 'gu') : null,
+      longInView: longTexts.length > 0 ? new RegExp(alternation(new Set(longTexts)), 'iu') : null,
+      shortInView: shortTexts.length > 0 ? standingAlone(new Set(shortTexts), 'u') : null,
+    };
+    return this.#matchers;
   }
+}
+
+interface Matchers {
+  /** Every form of every long secret, in any case, replaced where it stands. */
+  longInPlace: RegExp | null;
+  /** Every form of every short secret, where it stands alone. */
+  shortInPlace: RegExp | null;
+  /** The long secrets as they are, in any case, in a decoded view. */
+  longInView: RegExp | null;
+  /** The short secrets as they are, standing alone, in a decoded view. */
+  shortInView: RegExp | null;
+}
+
+function holdsSecret(text: string, m: Matchers): boolean {
+  return (m.longInView?.test(text) ?? false) || (m.shortInView?.test(text) ?? false);
+}
+
+/**
+ * A line with the words whose decoded views hold a secret replaced; the whole line (its
+ * indentation kept) when the secret spans words once decoded. Words end at white space and
+ * quotes, so a JSON string value is replaced inside its quotes.
+ */
+function redactDecoded(line: string, m: Matchers): string {
+  const views = decodedViews(line);
+  if (!views.some((v) => holdsSecret(v, m))) return line;
+  const words = line.replace(/[^\s"'`<>]+/g, (word) => (mayHoldEncoded(word) && decodedViews(word).some((v) => holdsSecret(v, m)) ? REDACTED : word));
+  if (!decodedViews(words).some((v) => holdsSecret(v, m))) return words;
+  return `${/^\s*/.exec(line)![0]}${REDACTED}`;
+}
+
+/** Longest first: a secret that contains another must not be left half-printed. */
+function alternation(forms: Set<string>): string {
+  return [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
 }
 
 /** The forms a secret can be printed in. */

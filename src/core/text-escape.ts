@@ -11,17 +11,50 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_<>|[\]])/g, '\\$1');
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// The same class without `g`: test() then keeps no state between calls.
-const HAS_CONTROL = new RegExp(CONTROL.source);
+/**
+ * What printable() escapes: every control character (C0 with line feed and tab, DEL, C1), the
+ * line and paragraph separators, the bidirectional controls that reorder what follows
+ * ("Trojan Source"), the invisible zero-width characters and byte order mark, and UTF-16
+ * halves that are not part of a pair (no terminal can show them; the name is not the one read).
+ */
+const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// The same without `g`: test() then keeps no state between calls.
+const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source);
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
- * Text from a server or a manifest with control characters made visible, so a name or a note
- * can never move the cursor or recolour a terminal (ANSI escape injection).
+ * The one printer of untrusted text (a manifest's or a server's): every diagnostic, warning,
+ * error and rendered field that quotes it passes here, so that text is always one line of
+ * visible characters. It can then neither move the cursor or recolour a terminal (ANSI
+ * escapes), nor start a line of its own in a log (a forged `::error::` or `::add-mask::` line
+ * in CI, a forged diagnostic), nor reorder what is printed after it. Line breaks show as `\n`,
+ * `\r` and tabs as `\r`, `\t`, anything else as `\uXXXX`.
  */
 export function printable(text: string): string {
   // Tested first: nearly every text has none, and then no new string is made.
-  if (!HAS_CONTROL.test(text)) return text;
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (!HAS_UNPRINTABLE.test(text)) return text;
+  return text.replace(UNPRINTABLE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A markdown inline code span holding `text` (printable), delimited by more backticks than any run in it. */
+export function markdownCode(text: string): string {
+  const t = printable(text);
+  const ticks = '`'.repeat(longestBacktickRun(t) + 1);
+  // A space inside each end when the text starts or ends with a backtick (or a space, which
+  // markdown would otherwise strip), so the delimiters stay what they are.
+  const pad = /^[` ]|[` ]$/.test(t) ? ' ' : '';
+  return `${ticks}${pad}${t}${pad}${ticks}`;
+}
+
+/** A markdown code fence (the opening line's backticks) longer than any backtick run in `content`, and never under three. */
+export function markdownFence(content: string): string {
+  return '`'.repeat(Math.max(3, longestBacktickRun(content) + 1));
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
 }

@@ -69,7 +69,8 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
   if (problems.length > 0) {
     const listed = problems.slice(0, LISTED_PROBLEMS).map((p) => `${file}: ${p.field}: ${p.problem}`);
     if (problems.length > LISTED_PROBLEMS) listed.push(`${file}: and ${problems.length - LISTED_PROBLEMS} more`);
-    throw new Error(listed.join('\n'));
+    // Each problem its own error: printed as a line each (commands/errors.ts cliErrorOf), never split on what a line quotes.
+    throw new AggregateError(listed.map((line) => new Error(line)), listed.join('\n'));
   }
   const checked = o as SavedPlan;
   return {

@@ -59,7 +59,7 @@ function formatElapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** Error messages stay on the line of their change. */
+/** Error messages stay on the line of their change: the one printer shows their line breaks as `\n`. */
 function oneLine(text: string): string {
-  return printable(text.replace(/\s*\n\s*/g, ' '));
+  return printable(text);
 }

@@ -3,7 +3,7 @@ import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.j
 import { failoverDiagrams } from './failover-diagram.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
 import { actionSymbol, changeTags, noChangesButUnmanaged, printable, summaryLine } from './vocabulary.js';
-import { escapeHtml as escapeHtmlText, escapeMarkdown } from '../core/text-escape.js';
+import { escapeHtml as escapeHtmlText, markdownCode, markdownFence } from '../core/text-escape.js';
 
 /** Fields listed in the table per change; the rest are counted. */
 const TABLE_FIELDS = 6;
@@ -150,7 +150,7 @@ function planParts(plan: Plan): Record<Part, Section> {
       ...none,
       // A DR transition drawn: who is primary when, and the stretch with none (failover-diagram.ts).
       items: failoverDiagrams(plan).map(({ owner, mermaid }) => ({
-        text: [`**DR steps${owner === undefined ? '' : ` of ${code(owner)}`}**, in order:`, '', '```mermaid', mermaid, '```'].join('\n'),
+        text: [`**DR steps${owner === undefined ? '' : ` of ${code(owner)}`}**, in order:`, '', `${markdownFence(mermaid)}mermaid`, mermaid, markdownFence(mermaid)].join('\n'),
         priority: PRIORITY.mustSeeDiff,
       })),
       joiner: '\n\n',
@@ -219,7 +219,7 @@ function renderDetails(c: Change): string | undefined {
   const fields = fieldLines(c);
   if (fields.length === 0 && c.notes.length === 0 && !c.destructive) return undefined;
   const body = [`  ${printable(String(c.address))}`, ...fields.flatMap(diffField), ...c.notes.map((n) => `# ${printable(n)}`)];
-  const fence = fenceFor(body.join('\n'));
+  const fence = markdownFence(body.join('\n'));
   const lines = [
     '<details>',
     `<summary><code>${escapeHtml(`${actionSymbol(c.action)} ${String(c.address)}`)}</code></summary>`,
@@ -248,16 +248,19 @@ function diffField(f: FieldLine): string[] {
   }
 }
 
+/**
+ * A note's message quotes what the server holds (a name, an error): in markdown nothing from a
+ * server or a manifest is outside code, so the whole message is a code span (no @mention,
+ * link, HTML or heading can come of it).
+ */
 function renderNote(n: PlanNote): string {
   const label = n.severity === 'warning' ? ':warning: warning' : 'note';
-  return `- ${label}: ${n.address ? `${code(String(n.address))}: ` : ''}${escapeMarkdown(printable(n.message))}`;
+  return `- ${label}: ${n.address ? `${code(String(n.address))}: ` : ''}${code(n.message)}`;
 }
 
-/** An inline code span that survives backticks in the text. */
+/** An inline code span that survives backticks in the text (text-escape.ts markdownCode). */
 function code(text: string): string {
-  const t = printable(text);
-  if (!t.includes('`')) return `\`${t}\``;
-  return `\`\` ${t} \`\``;
+  return markdownCode(text);
 }
 
 /** A table cell: pipes would end the cell early. */
@@ -265,12 +268,19 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|');
 }
 
-/** A code fence longer than any backtick run in the content, so a value cannot close it. */
-function fenceFor(content: string): string {
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((r) => r.length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
 function escapeHtml(text: string): string {
   return escapeHtmlText(printable(text));
+}
+
+/**
+ * A log as a comment: the title as a heading (code only where it holds what is not plain
+ * words), then the log's lines, each through the one printer, in a fence longer than any
+ * backtick run in them. What the log quotes (a manifest's or a server's text) stays code.
+ */
+export function renderLogMarkdown(title: string, log: string): string {
+  const lines = log.replace(/\n$/, '').split('\n').map(printable);
+  const body = lines.join('\n');
+  const fence = markdownFence(body);
+  const heading = /^[\w .,:()-]*$/.test(title) ? title : code(title);
+  return [`### ${heading}`, '', `${fence}text`, body, fence].join('\n');
 }

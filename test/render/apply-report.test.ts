@@ -12,7 +12,7 @@ describe('apply progress', () => {
     expect(renderApplyProgress({ type: 'done', change: config, elapsedMs: 1530 })).toBe('  ~ east:auth/ldap/config ... done (1.5s)');
     expect(
       renderApplyProgress({ type: 'failed', change: group, error: 'POST http://127.0.0.1:8200/v1/auth/ldap/groups/admins: 400 Bad Request:\nbad', elapsedMs: 3 }),
-    ).toBe('  + east:auth/ldap/groups/admins ... failed: POST http://127.0.0.1:8200/v1/auth/ldap/groups/admins: 400 Bad Request: bad');
+    ).toBe('  + east:auth/ldap/groups/admins ... failed: POST http://127.0.0.1:8200/v1/auth/ldap/groups/admins: 400 Bad Request:\\nbad');
   });
 
   it('colours only when asked', () => {

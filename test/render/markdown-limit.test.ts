@@ -73,7 +73,7 @@ describe('markdown comment limit', () => {
     expectWellFormed(md);
     expect(md).not.toContain('more change');
     expect(md).not.toContain('> - … and');
-    expect(md).toContain('- :warning: warning: `east:auth/ldap/users/u00049`: note 49');
+    expect(md).toContain('- :warning: warning: `east:auth/ldap/users/u00049`: `note 49`');
     expect(md).toContain('- `east:auth/ldap/groups/g299`');
     expect(md).toMatch(/_… \d+ more diffs not shown\._/);
   });

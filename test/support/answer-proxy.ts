@@ -12,18 +12,23 @@ export type AnswerKey = string;
 /** Changes a parsed answer body in place (or returns a replacement). */
 export type Rewrite = (body: Record<string, unknown>) => unknown;
 
+/** Answers a request in place of the server, from the request's body: a server that echoes what it was sent. */
+export type Responder = (requestBody: string) => { status: number; body: unknown };
+
 export interface AnswerProxy {
   /** Base URL to give lockstep instead of the server's (`http://127.0.0.1:<port>/v1`). */
   baseUrl: string;
   /** Every request seen: `METHOD path` (path after /v1/, decoded, `LIST` for lists). */
   requests: string[];
   rewrite(key: AnswerKey, change: Rewrite): void;
+  respond(key: AnswerKey, answer: Responder): void;
   clear(): void;
   close(): Promise<void>;
 }
 
 export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerProxy> {
   const rewrites = new Map<AnswerKey, Rewrite>();
+  const responders = new Map<AnswerKey, Responder>();
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -33,6 +38,14 @@ export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerP
       const isList = req.method === 'LIST' || url.searchParams.get('list') === 'true';
       const key = `${isList ? 'LIST' : req.method} ${path}`;
       requests.push(key);
+      const responder = responders.get(key);
+      if (responder) {
+        const answer = responder(body.toString('utf8'));
+        const text = JSON.stringify(answer.body);
+        res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+        return;
+      }
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) {
         if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) headers[name] = value;
@@ -65,8 +78,10 @@ export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerP
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     rewrite: (key, change) => void rewrites.set(key, change),
+    respond: (key, answer) => void responders.set(key, answer),
     clear: () => {
       rewrites.clear();
+      responders.clear();
       requests.length = 0;
     },
     close: () =>

@@ -13,12 +13,7 @@ flags=()
 lockstep apply "$plan" "${flags[@]}" > "$out/apply.log" 2>&1
 status=$?
 cat "$out/apply.log"
-fence='````'
-{
-  if [ "$status" = 0 ]; then echo '### lockstep apply: done'; else echo "### lockstep apply failed (exit $status)"; fi
-  echo
-  echo "${fence}text"
-  cat "$out/apply.log"
-  echo "$fence"
-} > "$out/apply.md"
+if [ "$status" = 0 ]; then title='lockstep apply: done'; else title="lockstep apply failed (exit $status)"; fi
+# As lockstep writes markdown: what the log quotes stays in code that it cannot close.
+lockstep log-comment "$out/apply.log" --title "$title" > "$out/apply.md"
 exit "$status"

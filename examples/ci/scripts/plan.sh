@@ -19,9 +19,9 @@ case "$status" in
     exit 0
     ;;
   *)
-    # lockstep's diagnostics hold no secret (file:line:column and addresses): show them to the reviewer.
-    fence='````'
-    { echo '### lockstep plan failed'; echo; echo "${fence}text"; cat "$out/plan.err"; echo "$fence"; } > "$out/comment.md"
+    # lockstep's diagnostics hold no secret (file:line:column and addresses): show them to the
+    # reviewer, as lockstep writes markdown (what they quote stays in code that it cannot close).
+    lockstep log-comment "$out/plan.err" --title 'lockstep plan failed' > "$out/comment.md"
     exit 1
     ;;
 esac
