@@ -54,7 +54,7 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
   });
   const addr = `http://127.0.0.1:${launched.ports[0]!}`;
   const client: RealServer['client'] = (args, opts = {}) => {
-    const ns = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
+    const ns: Record<string, string> = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
     const t = opts.token ?? token;
     return runBinary(bin, args, { BAO_ADDR: addr, VAULT_ADDR: addr, BAO_TOKEN: t, VAULT_TOKEN: t, ...ns, ...opts.env });
   };
@@ -69,7 +69,7 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
       if (opts.namespace !== undefined) headers['X-Vault-Namespace'] = opts.namespace;
       const res = await fetch(`${addr}/v1/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : null;
       } catch {
