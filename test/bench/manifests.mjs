@@ -1,6 +1,6 @@
 // The manifests both benches plan and apply: one LDAP method with its config, GROUPS groups and
 // `users` users, under `mount`.
-import { GROUPS } from './workload.mjs';
+import { GROUPS, LDAP_CONFIG } from './workload.mjs';
 
 export function manifests(users, mount) {
   const groups = Array.from({ length: GROUPS }, (_, i) => `  g${i}: { policies: [p${i % 50}, shared] }`).join('\n');
@@ -9,10 +9,7 @@ export function manifests(users, mount) {
 kind: LdapAuth
 mount: ${mount}
 config:
-  url: ldap://ldap.example.com
-  userdn: ou=people,dc=example,dc=com
-  userattr: uid
-  token_ttl: 1h
+${Object.entries(LDAP_CONFIG).map(([k, v]) => `  ${k}: ${v}`).join('\n')}
 groups:
 ${groups}
 ---

@@ -7,15 +7,24 @@ import http from 'node:http';
 export const CONCURRENCY = 16;
 export const GROUPS = 1000;
 export const TOKEN = 'bench-root-token';
+/** The LDAP method's config the manifests declare, and the floors' mounts are given. */
+export const LDAP_CONFIG = { url: 'ldap://ldap.example.com', userdn: 'ou=people,dc=example,dc=com', userattr: 'uid', token_ttl: '1h' };
+
+/** The CPU time this process has used so far, in ms (the embedded server's, as it runs here). */
+const ownCpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
 
 /**
  * Runs a script of this folder (the CLI's `measure-cli.mjs`, a floor) as its own process;
- * resolves with the JSON it reports on fd 3, its stderr, and `serverCpuMs`: the CPU time this
- * process (the server's) spent meanwhile.
+ * resolves with the JSON it reports on fd 3, its stderr, and `serverCpuMs`: the CPU time the
+ * server spent meanwhile, read by `serverCpu` (by default this process's, where the embedded
+ * server runs).
  */
-export function measureProcess(script, args, env = {}) {
+export function measureProcess(script, args, env = {}, serverCpu = ownCpuMs) {
   return new Promise((resolve, reject) => {
-    const cpu0 = process.cpuUsage();
+    const cpu0 = serverCpu();
     const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], {
       env: { ...process.env, ...env, NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
@@ -26,14 +35,23 @@ export function measureProcess(script, args, env = {}) {
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', () => {
-      const cpu = process.cpuUsage(cpu0);
+      const serverCpuMs = serverCpu() - cpu0;
       try {
-        resolve({ ...JSON.parse(report), stderr, serverCpuMs: (cpu.user + cpu.system) / 1000 });
+        resolve({ ...JSON.parse(report), stderr, serverCpuMs });
       } catch {
         reject(new Error(`${script} ${args.join(' ')} failed: ${stderr}`));
       }
     });
   });
+}
+
+/**
+ * The requests the CLI sent, from the summary it prints on stderr (`concurrency: default: fixed
+ * at 16 (...), 2,003 requests`): every attempt, retries included. NaN when it printed none.
+ */
+export function requestsReported(stderr) {
+  const m = /^concurrency: .*, ([\d,]+) requests?$/m.exec(stderr);
+  return m ? Number(m[1].replaceAll(',', '')) : NaN;
 }
 
 /** The middle value (the upper one of an even count). */
@@ -111,12 +129,22 @@ export function objectPaths(users, mount = 'ldap') {
 }
 
 /**
- * Mounts a new, empty LDAP method at `auth/<mount>`: POSTs there create objects, as apply's
- * do (creating costs the server more than re-writing what exists).
+ * Mounts a new LDAP method at `auth/<mount>` with the manifests' config and nothing else: POSTs
+ * there create objects, as apply's do (creating costs the server more than re-writing what
+ * exists). The config is written first, as apply writes it: the real server reads the method's
+ * config on every read and write of a user or group (builtin/credential/ldap/path_users.go,
+ * path_groups.go; without one stored it builds the defaults instead), so a floor on a method
+ * without one would cost it something else.
  */
 export async function freshMount(baseUrl, mount) {
-  const res = await fetch(`${baseUrl}/sys/auth/${mount}`, { method: 'POST', headers: { 'X-Vault-Token': TOKEN }, body: JSON.stringify({ type: 'ldap' }) });
-  if (!res.ok) throw new Error(`enabling auth/${mount}: ${res.status}`);
+  for (const [what, body] of [
+    [`sys/auth/${mount}`, { type: 'ldap' }],
+    [`auth/${mount}/config`, LDAP_CONFIG],
+  ]) {
+    const res = await fetch(`${baseUrl}/${what}`, { method: 'POST', headers: { 'X-Vault-Token': TOKEN }, body: JSON.stringify(body) });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`writing ${what}: ${res.status}`);
+  }
   return mount;
 }
 
