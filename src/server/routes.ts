@@ -1,5 +1,5 @@
 import { tokenRouter } from './auth/token-routes.js';
-import type { ResolvedRoute } from './http/pipeline.js';
+import type { ResolvedRoute, RouteMiss } from './http/pipeline.js';
 import { Router } from './http/router.js';
 import { ldapRouter } from './ldap/routes.js';
 import { managedKeyRoutes } from './managed-keys/routes.js';
@@ -12,39 +12,44 @@ import type { ClusterServices } from './services.js';
 import { snapshotAutoRoutes } from './snapshots/routes.js';
 import { authMethodRoutes } from './sys/auth-routes.js';
 import { healthRoute } from './sys/health.js';
+import { leaderRoute } from './sys/leader.js';
 import { sealRoutes } from './sys/seal-routes.js';
 import { mountRoutes } from './sys/mounts-routes.js';
 
-const sysRouter = new Router([healthRoute, ...sealRoutes, ...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
+const sysRouter = new Router([healthRoute, leaderRoute, ...sealRoutes, ...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
 
 /** What a namespace other than the root serves: its child namespaces, auth methods, mounts and managed keys. */
 const namespaceRouter = new Router([...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
 
 /** The router of each auth method type; an auth mount's paths are matched relative to it. */
-const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ldap: ldapRouter };
+const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ns_token: tokenRouter, ldap: ldapRouter };
 
 /**
- * Finds what serves `path` (after /v1/): a sys route, or a route of the auth mount it falls in.
- * A namespace prefix (`team-a/sys/...`) is routed inside that namespace, whose handlers get
- * the namespace's view of the cluster. A namespace never created through sys/namespaces
- * serves nothing (namespaces/registry.ts).
+ * Finds what serves `path` (after /v1/): a sys route, or a route of the auth mount it falls in;
+ * or why nothing does (http/pipeline.ts RouteMiss). A namespace prefix (`team-a/sys/...`) is
+ * routed inside that namespace, whose handlers get the namespace's view of the cluster. A
+ * namespace never created through sys/namespaces serves nothing (namespaces/registry.ts).
  */
-export function resolveRoute(cluster: ClusterServices, path: string): ResolvedRoute | undefined {
+export function resolveRoute(cluster: ClusterServices, path: string): ResolvedRoute | RouteMiss {
   const split = splitNamespace(path);
-  if (!split) return undefined;
+  if (!split) return { kind: 'miss', reason: 'unknown' };
   if (split.namespace === '') return resolveIn(cluster, path, sysRouter);
-  if (!new NamespaceRegistry(cluster.store).exists(split.namespace)) return undefined;
+  if (!new NamespaceRegistry(cluster.store).exists(split.namespace)) return { kind: 'miss', reason: 'unknown' };
   const services = namespaceServices(cluster, split.namespace);
   const match = resolveIn(services, split.rest, namespaceRouter);
-  return match && { ...match, services };
+  return match.kind === 'route' ? { ...match, services } : match;
 }
 
-function resolveIn(cluster: ClusterServices, path: string, router: Router): ResolvedRoute | undefined {
+function resolveIn(cluster: ClusterServices, path: string, router: Router): ResolvedRoute | RouteMiss {
   if (path.startsWith('auth/')) {
     const found = cluster.mounts.resolveAuth(path.slice('auth/'.length));
-    if (!found) return undefined;
+    if (!found) return { kind: 'miss', reason: 'unmounted' };
     const match = AUTH_METHOD_ROUTERS[found.mount.type]?.match(found.rest);
-    return match && { ...match, mount: found.mount };
+    return match ? { kind: 'route', ...match, mount: found.mount } : { kind: 'miss', reason: 'unsupported' };
   }
-  return router.match(path);
+  const match = router.match(path);
+  if (match) return { kind: 'route', ...match };
+  // sys/ is a mount; so are the secrets engines, mounted but not served here.
+  const mounted = cluster.mounts.list('secret').some((m) => `${path}/`.startsWith(m.path));
+  return { kind: 'miss', reason: mounted ? 'unsupported' : 'unmounted' };
 }

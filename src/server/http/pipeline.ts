@@ -15,16 +15,26 @@ import { sendErrors, sendRedirect, sendReply } from './respond.js';
 import type { Operation, RouteMatch } from './router.js';
 
 export interface ResolvedRoute extends RouteMatch {
+  kind: 'route';
   mount?: MountEntry;
   /** The cluster as the handler sees it in a namespace other than the root (namespaces/scope.ts). */
   services?: ClusterServices;
+}
+
+/**
+ * Why no route serves a path: no mount holds it, its mount (sys/ included) has no such path, or
+ * it is in a namespace that does not exist (answered with no message, as before).
+ */
+export interface RouteMiss {
+  kind: 'miss';
+  reason: 'unmounted' | 'unsupported' | 'unknown';
 }
 
 export interface PipelineDeps {
   cluster: ClusterServices;
   faults: FaultInjector;
   /** Finds the route serving a path (after /v1/, no surrounding slashes). */
-  resolve(path: string): ResolvedRoute | undefined;
+  resolve(path: string): ResolvedRoute | RouteMiss;
   /** `serve --latency` / `--rate-limit` (http/distance.ts); absent on loopback as it is. */
   distance?: Distance;
 }
@@ -72,7 +82,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   // A DR secondary refuses all but its DR endpoints, which its operation token authorises.
   const gate = cluster.dr?.gate(path) ?? 'normal';
   if (gate === 'refuse') return sendErrors(res, 400, [DR_SECONDARY_REFUSAL]);
-  const access = gate === 'open' ? 'public' : (resolved?.route.access ?? 'root');
+  const access = gate === 'open' ? 'public' : resolved.kind === 'route' ? resolved.route.access : 'root';
   const clientAddress = normaliseAddress(req.socket.remoteAddress ?? '');
   let caller: Caller | undefined;
   // The token is checked before any of the body is read: without one, nobody makes us buffer.
@@ -80,9 +90,9 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     caller = cluster.tokens.authenticate(requestToken(req), clientAddress);
     if (!caller || (access === 'root' && !caller.isRoot)) return sendErrors(res, 403, ['permission denied']);
   }
-  if (!resolved) return sendErrors(res, 404, []);
+  if (resolved.kind === 'miss') return sendErrors(res, 404, missErrors(resolved, path, operation));
   const handler = resolved.route.handlers[operation];
-  if (!handler) return sendErrors(res, 405, ['unsupported operation']);
+  if (!handler) return sendErrors(res, 405, [multiError('unsupported operation')]);
   const json: JsonObject = operation === 'update' ? await body.readJson() : {};
   if (caller) caller = await cluster.tokens.use(caller);
 
@@ -98,6 +108,27 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     mount: resolved.mount,
   });
   sendReply(res, reply);
+}
+
+/**
+ * The service's messages when nothing serves a path: the router's for a path no mount holds
+ * (vault/router.go routeCommon; a LIST path ends in "/", http/logical.go), and the backend's
+ * logical.ErrUnsupportedPath for one its mount does not have (sdk/framework/backend.go).
+ */
+function missErrors(miss: RouteMiss, path: string, operation: Operation): string[] {
+  switch (miss.reason) {
+    case 'unmounted':
+      return [`no handler for route "${operation === 'list' && !path.endsWith('/') ? `${path}/` : path}". route entry not found.`];
+    case 'unsupported':
+      return [multiError('unsupported path')];
+    case 'unknown':
+      return [];
+  }
+}
+
+/** An error as the service's request handling wraps it (vault/request_handling.go, go-multierror's format). */
+function multiError(message: string): string {
+  return `1 error occurred:\n\t* ${message}\n\n`;
 }
 
 function operationOf(method: string | undefined, query: URLSearchParams): Operation | undefined {

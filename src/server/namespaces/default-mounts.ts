@@ -4,17 +4,24 @@ import type { MountEntry, MountKind } from '../sys/mount-table.js';
 interface DefaultMount {
   kind: MountKind;
   path: string;
+  /** The namespace variant of the built-in type (vault/mount.go mountTypeNSToken and the others). */
   type: string;
+  /** The type the accessor is made from: the mount's type before it became the namespace variant. */
+  accessorType: string;
   description: string;
   local?: boolean;
 }
 
-/** What a new namespace has, as in the service: no `secret/` engine, unlike the root's dev set. */
+/**
+ * What a new namespace has, as in the service: no `secret/` engine, unlike the root's dev set;
+ * its built-in mounts have the `ns_` types (vault/mount.go: ns_token, ns_cubbyhole, ns_identity,
+ * ns_system, which exist for namespaces only), their accessors made from the plain type first.
+ */
 const NAMESPACE_MOUNTS: DefaultMount[] = [
-  { kind: 'auth', path: 'token/', type: 'token', description: 'token based credentials' },
-  { kind: 'secret', path: 'cubbyhole/', type: 'cubbyhole', description: 'per-token private secret storage', local: true },
-  { kind: 'secret', path: 'identity/', type: 'identity', description: 'identity store' },
-  { kind: 'secret', path: 'sys/', type: 'system', description: 'system endpoints used for control, policy and debugging' },
+  { kind: 'auth', path: 'token/', type: 'ns_token', accessorType: 'token', description: 'token based credentials' },
+  { kind: 'secret', path: 'cubbyhole/', type: 'ns_cubbyhole', accessorType: 'cubbyhole', description: 'per-token private secret storage', local: true },
+  { kind: 'secret', path: 'identity/', type: 'ns_identity', accessorType: 'identity', description: 'identity store' },
+  { kind: 'secret', path: 'sys/', type: 'ns_system', accessorType: 'system', description: 'system endpoints used for control, policy and debugging' },
 ];
 
 /**
@@ -30,7 +37,7 @@ export function defaultNamespaceMounts(namespace: string, kind: MountKind): Moun
       path: m.path,
       type: m.type,
       description: m.description,
-      accessor: `${kind === 'auth' ? 'auth_' : ''}${m.type}_${digest.slice(0, 8)}`,
+      accessor: `${kind === 'auth' ? 'auth_' : ''}${m.accessorType}_${digest.slice(0, 8)}`,
       uuid: asUuid(digest.slice(8, 40)),
       local: m.local ?? false,
       seal_wrap: false,
