@@ -53,23 +53,18 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
     timeoutMs: 20_000,
   });
   const addr = `http://127.0.0.1:${launched.ports[0]!}`;
-  const client: RealServer['client'] = (args, opts = {}) => {
-    const ns = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
-    const t = opts.token ?? token;
-    return runBinary(bin, args, { BAO_ADDR: addr, VAULT_ADDR: addr, BAO_TOKEN: t, VAULT_TOKEN: t, ...ns, ...opts.env });
-  };
   return {
     addr,
     token,
     release: version.trim().split(' (')[0]!,
     env: { SERVICE_ADDR: addr, SERVICE_TOKEN: token },
-    client,
+    client: binaryClient(addr, token),
     raw: async (method, path, body, opts = {}) => {
       const headers: Record<string, string> = { 'X-Vault-Token': opts.token ?? token, 'Content-Type': 'application/json' };
       if (opts.namespace !== undefined) headers['X-Vault-Namespace'] = opts.namespace;
       const res = await fetch(`${addr}/v1/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : null;
       } catch {
@@ -78,6 +73,16 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
       return { status: res.status, body: parsed, text };
     },
     stop: launched.stop,
+  };
+}
+
+/** The binary as a client of the server at `addr` (`http://host:port`, no /v1), e.g. `lockstep serve`'s. */
+export function binaryClient(addr: string, token: string): RealServer['client'] {
+  const bin = realServerBinary();
+  return (args, opts = {}) => {
+    const ns: Record<string, string> = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
+    const t = opts.token ?? token;
+    return runBinary(bin, args, { BAO_ADDR: addr, VAULT_ADDR: addr, BAO_TOKEN: t, VAULT_TOKEN: t, ...ns, ...opts.env });
   };
 }
 
