@@ -12,7 +12,7 @@ import { CliError } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
-import { computePlan, describeError, parseTargets, prepareOrFail, type PlanRun } from './pipeline.js';
+import { computePlan, describeError, parseTargets, prepareOrFail, refuseUnserved, type PlanRun } from './pipeline.js';
 import { renderPlan } from './render-plan.js';
 
 interface ApplyFlags extends PlanningFlags {
@@ -48,6 +48,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   const pool = new ClusterClientPool(prepared.clusters, parseConcurrency(flags.concurrency), g);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   if (saved) refuseStale(saved, run);
+  refuseUnserved(run, output, 'nothing was changed');
 
   const color = output.color && g.color;
   output.out(renderPlan(run.plan, 'text', { color }));

@@ -9,7 +9,7 @@ import { commentLimitOption, parseCommentLimit } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
-import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
+import { computePlan, parseTargets, prepareOrFail, refuseUnserved } from './pipeline.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
 interface PlanCommandFlags extends PlanningFlags {
@@ -43,6 +43,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit }));
   for (const line of concurrencySummary(pool)) output.err(line);
+  refuseUnserved(run, output, `the plan above leaves {them} out${flags.out === undefined ? '' : ', and was not saved'}`);
   if (flags.out) {
     await writeSavedPlan(flags.out, {
       formatVersion: PLAN_FORMAT_VERSION,
