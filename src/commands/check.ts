@@ -5,7 +5,8 @@ import { AUTO } from '../client/limiter.js';
 import { withClientPool } from './clients.js';
 import { globalOptions, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
-import { prepareOrFail } from './pipeline.js';
+import { UnservedFeatures } from './features.js';
+import { kindsOf, prepareOrFail } from './pipeline.js';
 
 interface CheckFlags {
   user?: string;
@@ -25,14 +26,17 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: false }, out);
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
-      await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g }, out, async (clients) => {
-        for (const kind of prepared.kinds) {
-          const state = prepared.desired.get(kind.kind);
-          if (state && kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
+      // A document whose server does not serve its kind is a located error, its kind checked without it.
+      const unserved = await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g }, out, async (clients) => {
+        const probed = new UnservedFeatures(prepared, clients);
+        for (const { kind, state } of await probed.probe(kindsOf(prepared))) {
+          if (kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
         }
+        return probed;
       });
       out.out(flags.format === 'json' ? JSON.stringify({ formatVersion: 1, findings }, null, 2) : renderFindings(findings));
-      exit(findings.some((f) => !f.ok) ? 1 : 0);
+      for (const line of unserved.diags.format()) out.err(line);
+      exit(findings.some((f) => !f.ok) || unserved.diags.hasErrors() ? 1 : 0);
     });
 }
 

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { ClusterClient } from '../client/types.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { PlanNote } from '../core/plan.js';
+import { reportedVersion, servesFeature, UnservedPathError } from '../kinds/feature.js';
 import { loadKinds } from '../kinds/registry.js';
 import { formatPlanNote } from '../render/text.js';
 import { makeChalk } from '../render/vocabulary.js';
@@ -13,6 +14,7 @@ import { AUTO } from '../client/limiter.js';
 import { withClientPool, type ClusterClientPool } from './clients.js';
 import { globalOptions, referenceFlags, type ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
+import { describeServer } from './features.js';
 import type { Output } from './output.js';
 import { describeError, prepareOrFail } from './pipeline.js';
 import { withRequestProgress } from './progress.js';
@@ -82,10 +84,19 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
     }
     for (const kind of kinds) {
       if (!kind.export) continue;
+      const client = pool.get(cluster.name);
       const notes: PlanNote[] = [];
-      const docs = await kind.export(pool.get(cluster.name), cluster, notes).catch((err: unknown) => {
+      // A server without the kind's feature holds none of its objects: said, and the export goes on.
+      const failed = (err: unknown): typeof UNSERVED => {
+        if (err instanceof UnservedPathError) return UNSERVED;
         throw new CliError(`export of ${kind.kind} from ${cluster.name} failed: ${describeError(err, secrets)}`);
-      });
+      };
+      const served = (await servesFeature(client, kind.feature)) ? await kind.export(client, cluster, notes).catch(failed) : UNSERVED;
+      if (served === UNSERVED) {
+        output.err(`warning: ${describeServer(cluster.name, await reportedVersion(client))} does not serve ${kind.feature.name}: none exported`);
+        continue;
+      }
+      const docs = served;
       // Objects left out (a name that cannot be addressed): said, so the export is not taken as whole.
       for (const note of notes) output.err(formatPlanNote(note, makeChalk(false)));
       if (docs.length === 0) continue;
@@ -96,6 +107,8 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
   }
   return files;
 }
+
+const UNSERVED = Symbol('unserved');
 
 /** `sys/health` says so (answered without a token, with the service's non-200 codes for standbys and secondaries). */
 async function isDrSecondary(client: ClusterClient): Promise<boolean> {

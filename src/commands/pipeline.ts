@@ -11,6 +11,7 @@ import { orderChanges, selectTargets } from '../order/order.js';
 import { prepare, type Prepared } from '../validate/prepare.js';
 import type { ClusterClientPool } from './clients.js';
 import { missingNamespaces } from './namespaces.js';
+import { UnservedFeatures, type KindInUse } from './features.js';
 import { CliError } from './errors.js';
 import type { Output } from './output.js';
 
@@ -74,6 +75,11 @@ export interface PlanRun {
   desired: AddressMap<DesiredEntry>;
   /** The run's redaction set: the plan's values already passed through it. */
   redaction: RedactionSet;
+  /**
+   * Documents whose cluster does not serve their kind, one located error each (commands/
+   * features.ts): the plan leaves them out, and the run must fail.
+   */
+  unserved: Diagnostics;
 }
 
 export interface PlanOptions {
@@ -88,35 +94,36 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
   checkTargetClusters(opts.targets, prepared);
   // The same set prepareOrFail filled; adding again is free and keeps this stage whole on its own.
   const redaction = opts.redaction.addAll(secretTextsOf(prepared));
-  const desired = new AddressMap<DesiredEntry>();
-  const kindsInUse: Array<{ kind: KindModule; state: DesiredState }> = [];
-  for (const kind of prepared.kinds) {
-    const state = prepared.desired.get(kind.kind);
-    if (!state) continue;
-    kindsInUse.push({ kind, state });
-    for (const r of state.resources) {
-      desired.set(r.address, { resource: r, kind });
-    }
-  }
-
   const missing = await missingNamespaces(prepared, pool);
   if (missing.hasErrors()) throw new CliError(['the plan is refused:', ...missing.format().map((line) => `  ${line}`)]);
 
-  const lives = await Promise.all(
-    kindsInUse.map(({ kind, state }) =>
-      kind.read(state, pool).catch((err: unknown) => {
+  // Kinds whose feature a cluster does not serve leave that cluster's objects out, each of their
+  // documents a located error; everything else still plans.
+  const unserved = new UnservedFeatures(prepared, pool);
+  const probed = await unserved.probe(kindsOf(prepared));
+  const reads = await Promise.all(
+    probed.map(({ kind, state }) =>
+      unserved.readServed(kind, state).catch((err: unknown) => {
         throw new CliError(`reading live state failed: ${describeError(err, redaction)}`);
       }),
     ),
   );
+  const kindsInUse: Array<{ kind: KindModule; state: DesiredState; live: LiveState }> = [];
+  probed.forEach(({ kind }, i) => {
+    const read = reads[i];
+    if (read) kindsInUse.push({ kind, ...read });
+  });
+  const desired = new AddressMap<DesiredEntry>();
+  for (const { kind, state } of kindsInUse) {
+    for (const r of state.resources) desired.set(r.address, { resource: r, kind });
+  }
 
   let changes: Change[] = [];
   const unmanaged: Unmanaged[] = [];
   const notes: PlanNote[] = [];
   const observed: Record<string, JsonValue | null> = {};
   const refusals: Refusal[] = [];
-  kindsInUse.forEach(({ kind, state }, i) => {
-    const live: LiveState = lives[i]!;
+  for (const { kind, state, live } of kindsInUse) {
     const planned = kind.plan
       ? kind.plan(state, live, opts.flags)
       : { ...diffResources(state, live, { syncSecrets: opts.flags.syncSecrets }), notes: [], errors: [] };
@@ -125,7 +132,7 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     notes.push(...live.notes, ...planned.notes);
     refusals.push(...planned.errors);
     Object.assign(observed, live.observed);
-  });
+  }
   changes = selectTargets(orderChanges(changes), opts.targets);
   const blocking = refusals.filter((r) => concernsSelection(r.address, changes, opts.targets));
   if (blocking.length > 0) throw new CliError(['the plan is refused:', ...blocking.map((r) => `  ${r.message}`)]);
@@ -143,7 +150,28 @@ export async function computePlan(prepared: Prepared, pool: ClusterClientPool, o
     observed,
     desired,
     redaction,
+    unserved: unserved.diags,
   };
+}
+
+/** The kinds the manifests use, with their desired states. */
+export function kindsOf(prepared: Prepared): KindInUse[] {
+  return prepared.kinds.flatMap((kind) => {
+    const state = prepared.desired.get(kind.kind);
+    return state ? [{ kind, state }] : [];
+  });
+}
+
+/**
+ * Fails the run (exit 1) when documents ask for what their servers do not serve: their located
+ * errors first (stderr), then one line saying what became of the run (`outcome`).
+ */
+export function refuseUnserved(run: Pick<PlanRun, 'unserved'>, output: Output, outcome: string): void {
+  if (!run.unserved.hasErrors()) return;
+  printDiagnostics(run.unserved, output);
+  const n = run.unserved.errors.length;
+  const them = n === 1 ? 'it' : 'them';
+  throw new CliError(`${n} document${n === 1 ? ' needs' : 's need'} what ${n === 1 ? 'its server does' : 'their servers do'} not serve: ${outcome.replaceAll('{them}', them)}`);
 }
 
 /** A refusal stands unless --target leaves its object out (it is then not part of what runs). */

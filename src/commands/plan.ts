@@ -9,7 +9,7 @@ import { commentLimitOption } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
-import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
+import { computePlan, parseTargets, prepareOrFail, refuseUnserved } from './pipeline.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
 interface PlanCommandFlags extends PlanningFlags {
@@ -55,6 +55,7 @@ async function planWith(
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit: flags.commentLimit }));
   for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
+  refuseUnserved(run, output, `the plan above leaves {them} out${flags.out === undefined ? '' : ', and was not saved'}`);
   if (flags.out) {
     await writeSavedPlan(flags.out, {
       formatVersion: PLAN_FORMAT_VERSION,

@@ -6,6 +6,7 @@ import type { Change, PlanNote, Refusal, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ResolvedDocument, ValuePath } from '../load/document.js';
+import type { ServerFeature } from './feature.js';
 
 /** What validation and normalisation may look at besides the documents themselves. */
 export interface KindContext {
@@ -72,6 +73,11 @@ export interface KindModule<T = Record<string, unknown>> {
    * `namespace` fields, filled in by prepare). `none`: the kind names its clusters itself (DR).
    */
   readonly placement?: 'cluster' | 'none';
+  /**
+   * What the server must serve for this kind (kinds/feature.ts): where it does not, each of the
+   * kind's documents on that cluster is one located error, and the other kinds still plan.
+   */
+  readonly feature: ServerFeature;
   /** File name of its JSON Schema in `schemas/`. */
   readonly schemaFile: string;
   /** Paths of secret fields in a raw document value (literal secrets are refused; values become Secret). */

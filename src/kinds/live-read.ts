@@ -5,17 +5,27 @@ import { checkLiveAnswer } from '../core/live-shape.js';
 import { segmentProblem } from '../core/path-segment.js';
 import type { LiveState } from '../core/resource.js';
 import type { ClusterClient } from '../client/types.js';
+import { refuseUnserved } from './feature.js';
 
 /**
  * How every kind reads the server: a GET whose answer is checked against the shape the kind
  * expects (core/live-shape) before anything normalises it, and a LIST whose names are checked
- * for being addressable before any of them becomes an address.
+ * for being addressable before any of them becomes an address. A 404 is "not there", unless it
+ * says the server has no such path at all (kinds/feature.ts UnservedPathError): a server
+ * without the feature is not a server without objects.
  */
+
+const NOT_FOUND_OK = { okStatuses: [404] };
 
 /** GET `path`: null on 404, else the answer when it has `shape` (a LiveShapeError when not). */
 export async function readShaped(client: ClusterClient, path: string, shape: FieldShape): Promise<JsonObject | null> {
-  const data = await client.read(path);
-  return data === null ? null : checkLiveAnswer({ cluster: client.cluster, method: 'GET', path }, data, shape);
+  const res = await client.request('GET', path, NOT_FOUND_OK);
+  if (res.status === 404) {
+    refuseUnserved(client, 'GET', path, res);
+    return null;
+  }
+  // An object's read answers with its data: anything else (null, none) is not "empty".
+  return checkLiveAnswer({ cluster: client.cluster, method: 'GET', path }, res.data as JsonObject, shape);
 }
 
 /** A LIST answer: `keys`, a list of strings (an empty list is a 404: http/logical.go respondLogical). */
@@ -26,8 +36,11 @@ const LIST_SHAPE = record({ keys: 'texts' }, ['keys']);
  * LiveShapeError naming cluster, path and the item, like any other answer of the wrong shape.
  */
 export async function listNames(client: ClusterClient, path: string): Promise<string[]> {
-  const res = await client.request('LIST', path, { okStatuses: [404] });
-  if (res.status === 404) return [];
+  const res = await client.request('LIST', path, NOT_FOUND_OK);
+  if (res.status === 404) {
+    refuseUnserved(client, 'LIST', path, res);
+    return [];
+  }
   const data = checkLiveAnswer({ cluster: client.cluster, method: 'LIST', path }, res.data, LIST_SHAPE);
   return (data?.['keys'] as string[] | null | undefined) ?? [];
 }

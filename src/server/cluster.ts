@@ -149,7 +149,7 @@ export class Cluster implements ClusterServices {
       cluster: this,
       faults: opts.faults,
       resolve: (path) => resolveRoute(this, path),
-      unrouted: (path) => unroutedErrors(this, path),
+      unrouted: (path, operation) => unroutedErrors(this, path, operation),
       ...(opts.distance ? { distance: opts.distance } : {}),
     });
     const serve = (req: IncomingMessage, res: ServerResponse): void => {

@@ -23,7 +23,17 @@ beforeAll(async () => {
     },
   ]);
   const cluster = { name: 't', log: (line: string) => logs.push(line) } as unknown as ClusterServices;
-  http = createServer(createRequestListener({ cluster, faults: new FaultInjector(), resolve: (path) => router.match(path), unrouted: () => [] }));
+  http = createServer(
+    createRequestListener({
+      cluster,
+      faults: new FaultInjector(),
+      resolve: (path) => {
+        const match = router.match(path);
+        return match ? { kind: 'route', ...match } : { kind: 'miss', reason: 'unsupported' };
+      },
+      unrouted: () => [],
+    }),
+  );
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   port = (http.address() as { port: number }).port;
 });

@@ -53,17 +53,12 @@ export async function startRealServer(token = `root-${Math.random().toString(36)
     timeoutMs: 20_000,
   });
   const addr = `http://127.0.0.1:${launched.ports[0]!}`;
-  const client: RealServer['client'] = (args, opts = {}) => {
-    const ns: Record<string, string> = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
-    const t = opts.token ?? token;
-    return runBinary(bin, args, { BAO_ADDR: addr, VAULT_ADDR: addr, BAO_TOKEN: t, VAULT_TOKEN: t, ...ns, ...opts.env });
-  };
   return {
     addr,
     token,
     release: version.trim().split(' (')[0]!,
     env: { SERVICE_ADDR: addr, SERVICE_TOKEN: token },
-    client,
+    client: binaryClient(addr, token),
     raw: async (method, path, body, opts = {}) => {
       const headers: Record<string, string> = { 'X-Vault-Token': opts.token ?? token, 'Content-Type': 'application/json' };
       if (opts.namespace !== undefined) headers['X-Vault-Namespace'] = opts.namespace;
@@ -82,6 +77,16 @@ function jsonOrText(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** The binary as a client of the server at `addr` (`http://host:port`, no /v1), e.g. `lockstep serve`'s. */
+export function binaryClient(addr: string, token: string): RealServer['client'] {
+  const bin = realServerBinary();
+  return (args, opts = {}) => {
+    const ns: Record<string, string> = opts.namespace === undefined ? {} : { BAO_NAMESPACE: opts.namespace, VAULT_NAMESPACE: opts.namespace };
+    const t = opts.token ?? token;
+    return runBinary(bin, args, { BAO_ADDR: addr, VAULT_ADDR: addr, BAO_TOKEN: t, VAULT_TOKEN: t, ...ns, ...opts.env });
+  };
 }
 
 /** Runs the binary as a client: a minimal environment (no HOME token helper, no user config), never a terminal. */

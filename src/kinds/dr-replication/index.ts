@@ -8,6 +8,7 @@ import { readDrReplication } from './read.js';
 import { validateDrReplication } from './rules.js';
 import { drSecretPaths } from './secrets.js';
 import { DR_REPLICATION_KIND, DR_REPLICATION_SCHEMA_FILE, DR_SET, DR_STEP } from './types.js';
+import { STATUS_PATH } from './addresses.js';
 
 /**
  * DR replication sets: which cluster is the DR primary and which follow it. Planned by its own
@@ -19,6 +20,7 @@ export const drReplicationKind: KindModule = {
   resourceTypes: [DR_SET, DR_STEP],
   placement: 'none',
   schemaFile: DR_REPLICATION_SCHEMA_FILE,
+  feature: { name: 'DR replication', probe: { method: 'GET', path: STATUS_PATH } },
   secretPaths: drSecretPaths,
   validate: validateDrReplication,
   desired: desiredDrReplication,

@@ -1,4 +1,5 @@
 import type { DesiredState, LiveState } from '../../core/resource.js';
+import { UnservedPathError } from '../feature.js';
 import type { ClientPool } from '../kind.js';
 import { statusAddress } from './addresses.js';
 import { setAttrsOf } from './desired.js';
@@ -38,6 +39,8 @@ async function readOne(name: string, clients: ClientPool, member: boolean): Prom
   try {
     return await readStatus(clients.get(name));
   } catch (err) {
+    // A server without DR replication is the pipeline's to report, at the documents.
+    if (err instanceof UnservedPathError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
     if (!member) return { attrs: UNREACHABLE_ATTRS, unreachableReason: reason };
     throw new Error(`${name}: reading the DR replication status failed: ${reason}`);

@@ -3,6 +3,7 @@ import type { ClusterClient } from '../../client/types.js';
 import type { JsonObject } from '../../core/json.js';
 import { record } from '../../core/json-shape.js';
 import { checkLiveAnswer } from '../../core/live-shape.js';
+import { classifyUnserved } from '../feature.js';
 import { STATUS_PATH } from './addresses.js';
 import { statusAttrs, UNREACHABLE_ATTRS } from './status.js';
 
@@ -46,6 +47,8 @@ const STATUS_SHAPE = record(
 
 /** The status report as answered (WAL positions included, which the planner's attrs leave out), its shape checked. */
 export async function readStatusReport(client: ClusterClient): Promise<JsonObject> {
-  const { data } = await client.request('GET', STATUS_PATH, { anonymous: true });
+  const { data } = await client.request('GET', STATUS_PATH, { anonymous: true }).catch((err: unknown) => {
+    throw classifyUnserved(err, 'GET', STATUS_PATH);
+  });
   return checkLiveAnswer({ cluster: client.cluster, method: 'GET', path: STATUS_PATH }, data, STATUS_SHAPE) as JsonObject;
 }

@@ -12,6 +12,8 @@ export const ldapAuthKind: KindModule = {
   kind: 'LdapAuth',
   resourceTypes: Object.values(LDAP_RESOURCE_TYPES),
   schemaFile: 'ldap-auth.schema.json',
+  // Its mount may not exist yet, so there is nothing to probe: its reads tell.
+  feature: { name: 'the LDAP auth method' },
   secretPaths: ldapSecretPaths,
   validate: validateLdapAuth,
   desired: desiredLdapAuth,

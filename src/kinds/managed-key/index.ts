@@ -17,6 +17,7 @@ export const managedKeyKind: KindModule = {
   kind: MANAGED_KEY_KIND,
   resourceTypes: [MANAGED_KEY],
   schemaFile: MANAGED_KEY_SCHEMA_FILE,
+  feature: { name: 'managed keys', probe: { method: 'LIST', path: 'sys/managed-keys/pkcs11' } },
   secretPaths: managedKeySecretPaths,
   validate: validateManagedKeys,
   desired: desiredManagedKeys,

@@ -7,12 +7,14 @@ import { validateSnapshotPolicies } from './rules.js';
 import { snapshotSecretPaths } from './secrets.js';
 import { SNAPSHOT_CONFIG, SNAPSHOT_POLICY_KIND, SNAPSHOT_POLICY_SCHEMA_FILE } from './types.js';
 import { applySnapshotChange } from './write.js';
+import { SNAPSHOT_AUTO_PATH } from './addresses.js';
 
 /** Automated Raft snapshot configurations (sys/storage/raft/snapshot-auto/config/<name>). */
 export const snapshotPolicyKind: KindModule = {
   kind: SNAPSHOT_POLICY_KIND,
   resourceTypes: [SNAPSHOT_CONFIG],
   schemaFile: SNAPSHOT_POLICY_SCHEMA_FILE,
+  feature: { name: 'automated Raft snapshots', probe: { method: 'LIST', path: `${SNAPSHOT_AUTO_PATH}/config` } },
   secretPaths: snapshotSecretPaths,
   validate: validateSnapshotPolicies,
   desired: desiredSnapshotPolicies,

@@ -4,6 +4,7 @@ import type { KvStore } from '../storage/kv-store.js';
 import { addressAllowed } from '../../values/index.js';
 import type { JsonObject } from '../util/json.js';
 import { randomBase62 } from '../util/random.js';
+import { goTime } from '../util/go-time.js';
 
 export type TokenType = 'service' | 'batch';
 
@@ -226,10 +227,10 @@ export class TokenStore {
       creation_ttl: e.creation_ttl,
       display_name: e.display_name,
       entity_id: e.entity_id,
-      expire_time: e.expires_at_ms === null ? null : new Date(e.expires_at_ms).toISOString(),
+      expire_time: e.expires_at_ms === null ? null : goTime(e.expires_at_ms),
       explicit_max_ttl: e.explicit_max_ttl,
       id: caller.token,
-      issue_time: new Date(e.creation_time * 1000).toISOString(),
+      issue_time: goTime(e.creation_time * 1000),
       meta: e.meta,
       num_uses: e.num_uses,
       orphan: e.orphan,

@@ -11,24 +11,34 @@ import type { JsonObject } from '../util/json.js';
 import { RequestBody, requestToken } from './request-body.js';
 import { NAMESPACE_HEADER, requestTarget } from './request-path.js';
 import { injectsDataAtTop } from './legacy-top-level.js';
-import { aclDenied, ApiError } from './reply.js';
+import { aclDenied, ApiError, gathered } from './reply.js';
 import { sendErrors, sendRedirect, sendReply } from './respond.js';
 import type { Operation, RouteMatch } from './router.js';
 import { StorageKeyError } from '../storage/kv-store.js';
 
 export interface ResolvedRoute extends RouteMatch {
+  kind: 'route';
   mount?: MountEntry;
   /** The cluster as the handler sees it in a namespace other than the root (namespaces/scope.ts). */
   services?: ClusterServices;
+}
+
+/**
+ * Why no route serves a path: no mount holds it, its mount (sys/ included) has no such path, or
+ * it is in a namespace that does not exist (answered with no message, as before).
+ */
+export interface RouteMiss {
+  kind: 'miss';
+  reason: 'unmounted' | 'unsupported' | 'unknown';
 }
 
 export interface PipelineDeps {
   cluster: ClusterServices;
   faults: FaultInjector;
   /** Finds the route serving a path (after /v1/, no surrounding slashes). */
-  resolve(path: string): ResolvedRoute | undefined;
+  resolve(path: string): ResolvedRoute | RouteMiss;
   /** The 404's errors for a path no route serves (routes.ts unroutedErrors). */
-  unrouted(path: string): string[];
+  unrouted(path: string, operation: Operation): string[];
   /** `serve --latency` / `--rate-limit` (http/distance.ts); absent on loopback as it is. */
   distance?: Distance;
 }
@@ -78,7 +88,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   // A DR secondary refuses all but its DR endpoints, which its operation token authorises.
   const gate = cluster.dr?.gate(path) ?? 'normal';
   if (gate === 'refuse') return sendErrors(res, 400, [DR_SECONDARY_REFUSAL]);
-  const access = gate === 'open' ? 'public' : (resolved?.route.access ?? 'root');
+  const access = gate === 'open' ? 'public' : resolved.kind === 'route' ? resolved.route.access : 'root';
   const clientAddress = normaliseAddress(req.socket.remoteAddress ?? '');
   let caller: Caller | undefined;
   // The token is checked before any of the body is read: without one, nobody makes us buffer.
@@ -87,9 +97,9 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     if (!caller) return sendErrors(res, 403, ['permission denied']);
     if (access === 'root' && !caller.isRoot) return sendErrors(res, 403, aclDenied().errors);
   }
-  if (!resolved) return sendErrors(res, 404, deps.unrouted(path));
+  if (resolved.kind === 'miss') return sendErrors(res, 404, deps.unrouted(path, operation));
   const handler = resolved.route.handlers[operation];
-  if (!handler) return sendErrors(res, 405, ['unsupported operation']);
+  if (!handler) return sendErrors(res, 405, gathered(405, 'unsupported operation').errors);
   const json: JsonObject = operation === 'update' ? await body.readJson() : {};
   if (caller) caller = await cluster.tokens.use(caller);
 

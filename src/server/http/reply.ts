@@ -19,6 +19,18 @@ export function noContent(warnings?: string[]): Reply {
   return { kind: 'empty', warnings };
 }
 
+/**
+ * A write's answer as the request framework completes it (sdk/framework/backend.go
+ * HandleRequest): body members the endpoint does not take (`ignored`) are named in a warning
+ * added after the handler's own, and only to a response the handler gave: a write that answers
+ * nothing (204) says nothing of them.
+ */
+export function written(warnings: string[], ignored: string[]): Reply {
+  if (warnings.length === 0) return noContent();
+  if (ignored.length === 0) return noContent(warnings);
+  return noContent([...warnings, `Endpoint ignored these unrecognized parameters: [${[...ignored].sort().join(' ')}]`]);
+}
+
 /** A LIST answer; no keys is a 404, as the service answers. */
 export function keyList(keys: string[]): Reply {
   if (keys.length === 0) throw notFound();

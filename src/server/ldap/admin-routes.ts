@@ -1,5 +1,5 @@
 import type { ApiRequest } from '../http/api-request.js';
-import { keyList, noContent, notFound, ok, type Reply } from '../http/reply.js';
+import { keyList, noContent, notFound, ok, written, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
 import { toList } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
@@ -43,7 +43,7 @@ async function writeConfig(req: ApiRequest): Promise<Reply> {
   const store = mountStore(req);
   const { config, ignored } = applyConfigWrite(store.config(), req.body);
   await store.putConfig(config);
-  return noContent([...ignoredWarning(ignored), ...configWarnings(config)]);
+  return written(configWarnings(config), ignored);
 }
 
 /** Group and user names are case-insensitive (stored lower-cased) unless case_sensitive_names. */
@@ -63,7 +63,7 @@ async function writeGroup(req: ApiRequest): Promise<Reply> {
   const store = mountStore(req);
   const policies = normalisePolicies(toList('policies', req.body.policies));
   await store.putGroup(entryName(req, store), { policies });
-  return noContent(ignoredWarning(unknownMembers(req.body, ['name', 'policies'])));
+  return written([], unknownMembers(req.body, ['name', 'policies']));
 }
 
 /** The name as given, not lower-cased: the service deletes `group/<raw name>` (path_groups.go pathGroupDelete). */
@@ -86,7 +86,7 @@ async function writeUser(req: ApiRequest): Promise<Reply> {
   const policies = normalisePolicies(toList('policies', req.body.policies));
   const groups = sortedUnique(toList('groups', req.body.groups), !caseSensitive);
   await store.putUser(entryName(req, store), { policies, groups });
-  return noContent(ignoredWarning(unknownMembers(req.body, ['name', 'policies', 'groups'])));
+  return written([], unknownMembers(req.body, ['name', 'policies', 'groups']));
 }
 
 /** The name as given, as for groups (path_users.go pathUserDelete). */
@@ -102,7 +102,3 @@ function unknownMembers(body: JsonObject, known: string[]): string[] {
     .sort();
 }
 
-/** The service's warning for body members an endpoint does not take. */
-function ignoredWarning(ignored: string[]): string[] {
-  return ignored.length === 0 ? [] : [`Endpoint ignored these unrecognized parameters: [${ignored.join(' ')}]`];
-}

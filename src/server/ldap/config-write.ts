@@ -86,7 +86,7 @@ export function applyConfigWrite(existing: LdapConfig, body: JsonObject): Config
     if (kind === undefined) ignored.push(field);
     else if (isWriteOnly(field) && typeof raw !== 'string') {
       // Said without the value: it is a secret.
-      throw badRequest(`error converting input for field "${field}": expected a string`);
+      throw new FieldError(field, 'expected a string');
     } else config[field] = convert(field, kind, raw);
   }
   // `policies` is the deprecated name of token_policies: token_policies wins, both read alike.
@@ -121,7 +121,7 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
       try {
         return trimmedList(raw);
       } catch (err) {
-        throw new FieldError(field, raw, (err as Error).message);
+        throw new FieldError(field, (err as Error).message);
       }
     case 'tokenType': {
       // tokenutil: "" and "default" are both the mount's default, read back as "default".

@@ -3,7 +3,7 @@
  * namespace, and test/sign them through their backend.
  */
 import type { ApiRequest } from '../http/api-request.js';
-import { ApiError, badRequest, keyList, noContent, notFound, ok, type Reply } from '../http/reply.js';
+import { ApiError, badRequest, keyList, noContent, notFound, ok, written, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
 import { newUuid } from '../util/random.js';
 import { isManagedKeyType, MANAGED_KEY_TYPES, type ManagedKeyType } from './fields.js';
@@ -61,7 +61,7 @@ async function writeKey(req: ApiRequest): Promise<Reply> {
   });
   if (write.problems.length > 0) throw new ApiError(400, write.problems);
   await store.put({ name, type, uuid: existing?.uuid ?? newUuid(), config: write.config });
-  return noContent(write.ignored.length === 0 ? [] : [`Endpoint ignored these unrecognized parameters: [${write.ignored.join(' ')}]`]);
+  return written([], write.ignored);
 }
 
 /** Refused while a mount of the namespace lists the key; deleting an absent key is fine. */

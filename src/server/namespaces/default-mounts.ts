@@ -4,6 +4,7 @@ import type { MountEntry, MountKind } from '../sys/mount-table.js';
 interface DefaultMount {
   kind: MountKind;
   path: string;
+  /** The namespace variant of the built-in type (vault/mount.go mountTypeNSToken and the others). */
   type: string;
   description: string;
   local?: boolean;

@@ -9,6 +9,7 @@ import { parsePublicKey, seal } from './sealed-box.js';
 import { effectiveClusterAddr } from './status-view.js';
 import type { ActivateAnswer } from './stream-protocol.js';
 import { withPending, withRegistered } from './transitions.js';
+import { goTime } from '../util/go-time.js';
 
 /** A primary's side of activation: issuing tokens and accepting them. Pure but for randomness. */
 
@@ -88,7 +89,7 @@ function wrapped(token: string, ttlSeconds: number, nowMs: number): Reply {
         token,
         accessor: '',
         ttl: ttlSeconds,
-        creation_time: new Date(nowMs).toISOString(),
+        creation_time: goTime(nowMs),
         creation_path: 'sys/replication/dr/primary/secondary-token',
         wrapped_accessor: '',
       },

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../util/json.js';
 import type { DrState, PrimaryState, SecondaryState } from './dr-state.js';
 import type { ConnectionState, SyncState } from './secondary-sync.js';
+import { goTime } from '../util/go-time.js';
 
 /** What the primary saw of a secondary in this process: its polls. */
 export interface SecondaryLinkSeen {
@@ -57,7 +58,7 @@ function primaryView(p: PrimaryState, facts: StatusFacts): JsonObject {
         api_address: apiAddress,
         cluster_address: apiAddress,
         connection_status: connected ? 'connected' : 'disconnected',
-        last_heartbeat: new Date(seen?.lastSeenMs ?? r.activated_at_ms).toISOString(),
+        last_heartbeat: goTime(seen?.lastSeenMs ?? r.activated_at_ms),
       };
     }),
     last_wal: facts.lastWal,
@@ -77,7 +78,7 @@ function secondaryView(s: SecondaryState, facts: StatusFacts): JsonObject {
           api_address: s.primary.api_addr,
           cluster_address: s.primary.cluster_addr,
           connection_status: following && facts.sync?.connection === 'ready' ? 'connected' : 'disconnected',
-          last_heartbeat: facts.sync?.lastContactMs ? new Date(facts.sync.lastContactMs).toISOString() : '',
+          last_heartbeat: facts.sync?.lastContactMs ? goTime(facts.sync.lastContactMs) : '',
         },
       ]
     : [];

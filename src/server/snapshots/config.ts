@@ -91,7 +91,7 @@ const TYPE_FIELDS: Record<SnapshotStorageType, readonly StorageFieldSpec[]> = {
 const COMMON_FIELDS = ['interval', 'retain', 'path_prefix', 'file_prefix', 'storage_type'];
 const ALL_TYPE_FIELDS = new Set<string>(STORAGE_FIELD_SPECS.map((f) => f.name));
 
-export type ParsedWrite = { ok: true; config: SnapshotConfig; warnings: string[] } | { ok: false; errors: string[] };
+export type ParsedWrite = { ok: true; config: SnapshotConfig; warnings: string[]; ignored: string[] } | { ok: false; errors: string[] };
 
 /** Checks a write's body against every rule of the spec; all problems are reported at once. */
 export function parseConfigWrite(body: JsonObject): ParsedWrite {
@@ -133,7 +133,7 @@ export function parseConfigWrite(body: JsonObject): ParsedWrite {
   } as SnapshotConfig;
   const adapterProblem = adapterCheck(config);
   if (adapterProblem) return { ok: false, errors: [adapterProblem] };
-  return { ok: true, config, warnings: unusedWarnings(body, storageType) };
+  return { ok: true, config, ...unusedMembers(body, storageType) };
 }
 
 /** The read-back view: secrets as "redacted" when set, absent when not. */
@@ -267,15 +267,12 @@ function adapterCheck(config: SnapshotConfig): string | undefined {
   }
 }
 
-function unusedWarnings(body: JsonObject, storageType: SnapshotStorageType): string[] {
+/** Members the endpoint does not take (`ignored`: the framework warns of them), and a warning for another type's fields. */
+function unusedMembers(body: JsonObject, storageType: SnapshotStorageType): { warnings: string[]; ignored: string[] } {
   const own = new Set<string>(TYPE_FIELDS[storageType].map((f) => f.name));
   const members = Object.keys(body).sort();
   const unknown = members.filter((k) => k !== 'name' && !COMMON_FIELDS.includes(k) && !ALL_TYPE_FIELDS.has(k));
   const otherType = members.filter((k) => ALL_TYPE_FIELDS.has(k) && !own.has(k));
-  const warnings: string[] = [];
-  if (unknown.length > 0) warnings.push(`Endpoint ignored these unrecognized parameters: [${unknown.join(' ')}]`);
-  if (otherType.length > 0) {
-    warnings.push(`storage_type ${storageType} does not use these parameters, which were not stored: [${otherType.join(' ')}]`);
-  }
-  return warnings;
+  const warnings = otherType.length === 0 ? [] : [`storage_type ${storageType} does not use these parameters, which were not stored: [${otherType.join(' ')}]`];
+  return { warnings, ignored: unknown };
 }

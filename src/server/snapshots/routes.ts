@@ -3,7 +3,7 @@
  * token; others get 403 permission denied); the status read only needs a valid token.
  */
 import type { ApiRequest } from '../http/api-request.js';
-import { ApiError, keyList, noContent, notFound, ok, type Reply } from '../http/reply.js';
+import { ApiError, keyList, noContent, notFound, ok, written, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
 import type { JsonObject } from '../util/json.js';
 import { configView, parseConfigWrite } from './config.js';
@@ -36,7 +36,7 @@ async function writeConfig(req: ApiRequest): Promise<Reply> {
   if (!parsed.ok) throw new ApiError(400, parsed.errors);
   // The scheduler hears the write and (re)starts this configuration's schedule.
   await req.cluster.store.put(configKey(req.params.name!), parsed.config as unknown as JsonObject);
-  return noContent(parsed.warnings);
+  return written(parsed.warnings, parsed.ignored);
 }
 
 async function deleteConfig(req: ApiRequest): Promise<Reply> {

@@ -11,12 +11,11 @@
  *   next_snapshot_start                       when the next attempt is due (the first is one
  *                                             interval after the configuration was written)
  *
- * Times are RFC 3339 (UTC, milliseconds). A time that is not set yet is Go's zero time,
- * `0001-01-01T00:00:00Z`, as the service renders it.
+ * Times are RFC 3339 as Go writes them (util/go-time.ts). A time that is not set yet is Go's
+ * zero time, `0001-01-01T00:00:00Z`, as the service renders it.
  */
+import { GO_ZERO_TIME, goTime } from '../util/go-time.js';
 import type { JsonObject } from '../util/json.js';
-
-const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 export interface SnapshotStatus {
   lastStart?: Date;
@@ -68,5 +67,5 @@ export function statusView(status: SnapshotStatus): JsonObject {
 }
 
 function rfc3339(time: Date | undefined): string {
-  return time === undefined ? ZERO_TIME : time.toISOString();
+  return time === undefined ? GO_ZERO_TIME : goTime(time.getTime());
 }

@@ -52,7 +52,7 @@ const DEFAULT_MOUNTS: Array<NewMount & { kind: MountKind; path: string }> = [
   { kind: 'secret', path: 'sys/', type: 'system', description: 'system endpoints used for control, policy and debugging', seal_wrap: true, config: { passthrough_request_headers: ['Accept'] } },
 ];
 
-/** Built-in mounts that cannot be removed or mounted twice (a namespace's own kinds too: namespaces/default-mounts.ts). */
+/** Built-in mounts that cannot be removed or mounted twice, and their namespace variants (vault/mount.go singletonMounts). */
 const RESERVED_TYPES = new Set(['token', 'cubbyhole', 'identity', 'system', 'ns_token', 'ns_cubbyhole', 'ns_identity', 'ns_system']);
 
 /** Where a namespace's tables live; the root namespace's are `core/auth` and `core/mounts`. */

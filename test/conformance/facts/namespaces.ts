@@ -40,11 +40,11 @@ export const NAMESPACE_FACTS: readonly Fact[] = [
     expect: { status: 404 },
   },
   {
-    says: "a created namespace serves its own auth methods, its token method of the namespace's kind",
+    says: "a created namespace serves its own auth methods: its token method is the namespace variant, ns_token, with an accessor made from the plain type (the real server's CLI shows the same: test/clients/bao-cli.test.ts)",
     source: `${NAMESPACES_DOC}; vault/mount.go (mountTypeNSToken)`,
     setup: [createTeamA],
     request: { method: 'GET', path: 'team-a/sys/auth' },
-    expect: { status: 200, body: { data: { 'token/': { type: 'ns_token' } } } },
+    expect: { status: 200, body: { data: { 'token/': { type: 'ns_token', accessor: expect.stringMatching(/^auth_token_[0-9a-f]{8}$/) } } } },
   },
   {
     says: 'a deleted namespace is gone with what it held',

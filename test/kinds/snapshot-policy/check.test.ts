@@ -23,8 +23,13 @@ async function desired() {
   return desiredSnapshotPolicies(await snapshotDocs([policy('hourly', 'interval: 1h', 'storage_type: local', `path_prefix: ${dir}`, 'local_max_space: 1MiB')]), ctx);
 }
 
+/** A server whose GETs answer `read(path)`: an object's data, or null for a 404. */
 function pool(read: (path: string) => Promise<unknown>): ClientPool {
-  return { get: () => ({ cluster: 'default', read }) as unknown as ClusterClient };
+  const request = async (_method: string, path: string) => {
+    const data = await read(path);
+    return data === null ? { status: 404, data: null, auth: null, warnings: [], body: { errors: [] } } : { status: 200, data, auth: null, warnings: [], body: { data } };
+  };
+  return { get: () => ({ cluster: 'default', request }) as unknown as ClusterClient };
 }
 
 async function statusFindings(clients: ClientPool | undefined) {
