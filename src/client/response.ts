@@ -57,10 +57,23 @@ export function toApiResponse(status: number, body: JsonObject | null): ApiRespo
   return { status, data, auth, warnings: warnings ?? [], body };
 }
 
-/** The server's `errors[]` (strings only; anything else in it is dropped). */
+/**
+ * The server's `errors[]` (strings only; anything else in it is dropped), each as the error it
+ * says: the service gathers a backend's errors with go-multierror (vault/request_handling.go),
+ * whose `1 error occurred:\n\t* permission denied\n\n` is read as `permission denied` (several
+ * as `a; b`), so messages quote the error, not its wrapping.
+ */
 export function errorsOf(body: JsonObject | null): string[] {
   const errors = body?.errors;
-  return Array.isArray(errors) ? errors.filter((e): e is string => typeof e === 'string') : [];
+  return Array.isArray(errors) ? errors.filter((e): e is string => typeof e === 'string').map(unwrapGathered) : [];
+}
+
+const GATHERED = /^\d+ errors? occurred:\n((?:\t\* [^\n]*\n)+)\n*$/;
+
+function unwrapGathered(error: string): string {
+  const m = GATHERED.exec(error);
+  if (!m) return error;
+  return m[1]!.split('\n').filter((line) => line !== '').map((line) => line.slice('\t* '.length)).join('; ');
 }
 
 /** A short, quoted start of a body for a message (the caller scrubs secrets from it). */

@@ -111,11 +111,11 @@ async function savedPlanArgument(args: string[]): Promise<SavedPlan | undefined>
 function refuseElsewhere(saved: SavedPlan, clusters: ReadonlyMap<string, { address: string }>): void {
   const moved = movedClusters(saved, clusters);
   if (moved.length === 0) return;
-  throw new CliError(
-    `the saved plan was made against other servers than this run would apply it to:\n` +
-      moved.map((m) => `  cluster "${m.cluster}": planned at ${m.planned}, now at ${m.now}`).join('\n') +
-      '\nrun plan against these servers (nothing was changed)',
-  );
+  throw new CliError([
+    'the saved plan was made against other servers than this run would apply it to:',
+    ...moved.map((m) => `  cluster "${m.cluster}": planned at ${m.planned}, now at ${m.now}`),
+    'run plan against these servers (nothing was changed)',
+  ]);
 }
 
 function refuseStale(saved: SavedPlan, run: PlanRun): void {

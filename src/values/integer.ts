@@ -36,6 +36,12 @@ export function readInteger(input: unknown): Read<number> {
 }
 
 /** A count: an integer ≥ 0 as the service reads it; undefined otherwise. */
+/** The whole number, negative ones too, or undefined when the service refuses the value. */
+export function integerOf(input: unknown): number | undefined {
+  const read = readInteger(input);
+  return read.kind === 'value' ? read.value : undefined;
+}
+
 export function countOf(input: unknown): number | undefined {
   const read = readInteger(input);
   return read.kind === 'value' && read.value >= 0 ? read.value : undefined;

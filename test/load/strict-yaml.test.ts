@@ -155,7 +155,8 @@ describe('only UTF-8: a byte that is not is refused at its line and column, neve
   });
 
   test('U+FFFD written in the file is text like any other; a byte order mark is allowed', async () => {
-    const text = taggedManifest('URL', '').text.replace('url:  ', 'url: ').replace('admins', 'a\uFFFDb');
+    // In a value, not a name: a name holding U+FFFD is refused as one whose bytes a server's answer cannot carry (core/path-segment.ts).
+    const text = taggedManifest('URL', '').text.replace('url:  ', 'url: ').replace('readers', 'read\uFFFDers');
     expect((await cli(['validate', await manifest(text)])).lines).toEqual(['Valid: 1 document.']);
     expect((await cli(['validate', await manifest(`\uFEFF${text}`)])).lines).toEqual(['Valid: 1 document.']);
   });

@@ -297,8 +297,15 @@ users:
     const out = path.join(work, 'export');
     const exported = await cli(['export', '--out', out]);
     expect(exported.code, exported.stderr).toBe(0);
-    for (const f of await readdir(out)) outputs.push(await readFile(path.join(out, f), 'utf8'));
-    await expectNoChanges(cli, out);
+    // What the server never returns (bind passwords) is exported as references to fill in, as a user taking over does.
+    const filled: Record<string, string> = {};
+    for (const f of await readdir(out)) {
+      const text = await readFile(path.join(out, f), 'utf8');
+      outputs.push(text);
+      for (const [, name] of text.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)) filled[name!] = ldapSettingsFor(slapd).bindpass;
+    }
+    expect(Object.keys(filled)).toContain('DEFAULT_MADE_BY_BAO_BINDPASS');
+    await expectNoChanges((args) => cli(args, filled), out);
   });
 });
 

@@ -1,7 +1,7 @@
 import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
 import { assertNever } from '../../core/plan.js';
 import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
-import { boolOf, countOf, durationSeconds } from '../../values/index.js';
+import { boolOf, countOf, integerOf, durationSeconds } from '../../values/index.js';
 import { normaliseCidrs, normaliseTokenPolicies } from './values.js';
 
 const COMPARED_SPECS = LDAP_FIELD_SPECS.filter((f) => !f.writeOnly);
@@ -23,6 +23,8 @@ export function normaliseConfigValue(spec: LdapFieldSpec, value: unknown): JsonV
       return durationSeconds(value) ?? asJson(value);
     case 'count':
       return countOf(value) ?? asJson(value);
+    case 'integer':
+      return integerOf(value) ?? asJson(value);
     case 'list':
       return spec.items === 'tokenPolicies' ? normaliseTokenPolicies(value) : normaliseCidrs(value);
     case 'enum':

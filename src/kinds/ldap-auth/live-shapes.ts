@@ -18,6 +18,7 @@ function shapeOf(spec: LdapFieldSpec): FieldShape {
       return 'bool';
     case 'duration':
     case 'count':
+    case 'integer':
       return 'integer';
     case 'list':
       return 'texts';

@@ -5,7 +5,7 @@ import { ldapFieldSpec, type LdapFieldSpec } from './schema-fields.js';
 import { urlListProblems } from './syntax.js';
 import { templateFindings } from './template.js';
 import type { LdapAuthDocument } from './types.js';
-import { boolOf, countOf, readCidr, readDuration } from '../../values/index.js';
+import { boolOf, countOf, integerOf, readCidr, readDuration } from '../../values/index.js';
 import { listItems } from './values.js';
 
 /** Same wording as the schema's x-message, so a value is described the same way at either stage. */
@@ -53,6 +53,8 @@ function fieldProblems(spec: LdapFieldSpec, value: unknown): string[] {
     }
     case 'count':
       return countOf(value) === undefined ? ['must be a whole number (0 or more)'] : [];
+    case 'integer':
+      return integerOf(value) === undefined ? ['must be a whole number'] : [];
     case 'list': {
       const items = listItems(value);
       if (!items) return ['must be a list of strings or a comma-separated string'];

@@ -8,7 +8,8 @@ import { checkMerge } from './rules-merge.js';
 import { checkMountOverlaps, checkMountPath } from '../auth-mount/rules.js';
 import { checkNames } from './rules-names.js';
 import { checkPem } from './rules-pem.js';
-import { asLdapDocuments, type LdapAuthDocument } from './types.js';
+import { boolOf } from '../../values/index.js';
+import { asLdapDocuments, DEFAULT_MOUNT, type LdapAuthDocument } from './types.js';
 import { reportAtKey } from './report.js';
 import { LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
 import { checkManagedElsewhere } from '../write-only.js';
@@ -32,6 +33,12 @@ export function validateLdapAuth(docs: ReadonlyArray<ResolvedDocument>, diags: D
   for (const group of groups) {
     checkMerge(group, diags);
     checkNames(group, diags);
+  }
+  // A document whose mount is refused belongs to no mount group; its names are checked all the same (every problem at once).
+  const grouped = new Set(groups.flatMap((g) => g.docs));
+  for (const doc of ldapDocs) {
+    if (grouped.has(doc)) continue;
+    checkNames({ cluster: doc.data.cluster, namespace: doc.data.namespace, mount: DEFAULT_MOUNT, docs: [doc], caseSensitiveNames: boolOf(doc.data.config?.case_sensitive_names) ?? false }, diags);
   }
 }
 

@@ -27,6 +27,11 @@ type FieldType =
   /** Whole number ≥ 0 (or its digits as text) → integer. */
   | { type: 'count'; default: number }
   /**
+   * Whole number, negative ones too: what the service stores as given (max_page_size: any value
+   * below 1 turns paging off, and terraform-provider-vault writes -1 with every config).
+   */
+  | { type: 'integer'; default: number }
+  /**
    * List or comma string → array; `tokenPolicies`: trimmed only (the server keeps case, order
    * and duplicates of token_policies); `cidrs`: trimmed, order kept.
    */
@@ -68,7 +73,7 @@ export const LDAP_FIELD_SPECS: readonly LdapFieldSpec[] = [
   { name: 'groupattr', type: 'string', default: 'cn' },
   { name: 'username_as_alias', type: 'bool', default: false },
   { name: 'dereference_aliases', type: 'enum', default: 'never', values: DEREFERENCE_ALIASES },
-  { name: 'max_page_size', type: 'count', default: 0 },
+  { name: 'max_page_size', type: 'integer', default: 0 },
   { name: 'token_ttl', type: 'duration', default: 0 },
   { name: 'token_max_ttl', type: 'duration', default: 0 },
   { name: 'token_policies', type: 'list', default: [], items: 'tokenPolicies' },

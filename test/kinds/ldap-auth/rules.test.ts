@@ -77,7 +77,7 @@ describe('value forms after references are resolved', () => {
       configDoc(
         'token_ttl: ${env:TTL}',
         'token_max_ttl: ${env:MS}',
-        'max_page_size: ${env:N}',
+        'token_num_uses: ${env:N}',
         'insecure_tls: ${env:B}',
         'tls_max_version: ${env:V}',
         'token_type: ${env:T}',
@@ -87,7 +87,7 @@ describe('value forms after references are resolved', () => {
     expect(lines).toEqual([
       'f0.yaml:4:14: error: config.token_ttl: must be a duration (e.g. 90s, 1h) or a whole number of seconds',
       'f0.yaml:5:18: error: config.token_max_ttl: must be a whole number of seconds (the server drops fractions of a second)',
-      'f0.yaml:6:18: error: config.max_page_size: must be a whole number (0 or more)',
+      'f0.yaml:6:19: error: config.token_num_uses: must be a whole number (0 or more)',
       'f0.yaml:7:17: error: config.insecure_tls: must be true or false',
       'f0.yaml:8:20: error: config.tls_max_version: must be one of tls10, tls11, tls12, tls13',
       'f0.yaml:9:15: error: config.token_type: must be one of service, batch, default',
