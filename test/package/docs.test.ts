@@ -12,11 +12,6 @@ import { ROOT, runCli } from '../support/cli.js';
 const README_MAX_BYTES = 28_000;
 /** A row of the feature table is one line of a few phrases, not a paragraph. */
 const FEATURE_ROW_MAX_CHARS = 400;
-/**
- * Links whose target may be missing from a branch: docs/real-server-differences.md is generated
- * by the real-server work (another branch) and merged with it; the README links it ahead.
- */
-const GENERATED_ELSEWHERE = new Set(['docs/real-server-differences.md']);
 
 interface Doc {
   /** Relative to the repository, with "/" separators. */
@@ -108,7 +103,6 @@ describe('README.md and docs/', () => {
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:: not local
         const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
         const resolved = pathPart === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), pathPart));
-        if (GENERATED_ELSEWHERE.has(resolved)) continue;
         const where = `${file}:${line}: ${target}`;
         if (resolved.startsWith('../') || !existsSync(path.join(ROOT, resolved))) {
           broken.push(`${where} (no such file)`);
