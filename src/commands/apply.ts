@@ -12,7 +12,8 @@ import { CliError, cliErrorOf } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
-import { computePlan, describeError, parseTargets, prepareOrFail, refuseUnserved, type PlanRun } from './pipeline.js';
+import { computePlan, describeError, type PlanRun } from '../engine/plan.js';
+import { parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
 import { renderPlan } from './render-plan.js';
 import type { PlanFlags } from '../kinds/kind.js';
 import type { Prepared } from '../validate/prepare.js';
@@ -61,8 +62,8 @@ async function applyWith(
 ): Promise<number> {
   const { flags, g, output, targets, planFlags } = ctx;
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
+  refuseOnErrors(run, output, 'nothing was changed');
   if (saved) refuseStale(saved, run);
-  refuseUnserved(run, output, 'nothing was changed');
 
   const color = output.color && g.color;
   output.out(renderPlan(run.plan, 'text', { color }));

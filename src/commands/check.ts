@@ -5,8 +5,9 @@ import { AUTO } from '../client/limiter.js';
 import { withClientPool } from './clients.js';
 import { globalOptions, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
-import { UnservedFeatures } from './features.js';
-import { kindsOf, prepareOrFail } from './pipeline.js';
+import { kindsOf } from '../engine/plan.js';
+import { UnservedFeatures } from '../engine/unserved.js';
+import { prepareOrFail } from './pipeline.js';
 
 interface CheckFlags {
   user?: string;

@@ -14,9 +14,10 @@ import { AUTO } from '../client/limiter.js';
 import { withClientPool, type ClusterClientPool } from './clients.js';
 import { globalOptions, referenceFlags, type ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
-import { describeServer } from './features.js';
+import { describeError } from '../engine/plan.js';
+import { describeServer } from '../engine/unserved.js';
 import type { Output } from './output.js';
-import { describeError, prepareOrFail } from './pipeline.js';
+import { prepareOrFail } from './pipeline.js';
 import { withRequestProgress } from './progress.js';
 import { implicitClusterOrFail } from './implicit-cluster.js';
 

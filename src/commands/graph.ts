@@ -4,7 +4,8 @@ import { withClientPool } from './clients.js';
 import { addPlanningOptions, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
-import { computePlan, parseTargets, prepareOrFail } from './pipeline.js';
+import { computePlan } from '../engine/plan.js';
+import { parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
 
 /**
  * `lockstep graph PATH...`: the plan `plan` would show, as a Graphviz DOT digraph of its
@@ -24,6 +25,7 @@ export function registerGraph(program: Command, output: () => Output, exit: (cod
       const plan = computePlan(prepared, pool, { flags: planFlagsOf(flags), targets: parseTargets(flags.target), redaction: out.redaction });
       return withRequestProgress(out, () => pool.requestCount, plan);
     });
+    refuseOnErrors(run, out, 'no graph was drawn');
     out.out(renderPlanDot(run.plan));
     exit(0);
   });

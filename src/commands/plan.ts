@@ -9,7 +9,8 @@ import { commentLimitOption } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
-import { computePlan, parseTargets, prepareOrFail, refuseUnserved } from './pipeline.js';
+import { computePlan } from '../engine/plan.js';
+import { parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
 interface PlanCommandFlags extends PlanningFlags {
@@ -53,9 +54,14 @@ async function planWith(
   const { flags, g, output, targets, prune } = ctx;
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
-  output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit: flags.commentLimit }));
+  const failed = run.diagnostics.hasErrors();
+  // A plan the engine could not finish is shown only for what it holds (the documents a server
+  // lacks left out); "No changes" would be a lie. JSON always prints, its diagnostics[] included.
+  if (flags.format === 'json' || !failed || run.plan.changes.length > 0 || run.plan.unmanaged.length > 0) {
+    output.out(renderPlan(run.plan, flags.format, { color: output.color && g.color, commentLimit: flags.commentLimit, diagnostics: run.diagnostics }));
+  }
   for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
-  refuseUnserved(run, output, `the plan above leaves {them} out${flags.out === undefined ? '' : ', and was not saved'}`);
+  refuseOnErrors(run, output, flags.out === undefined ? 'it must not be applied' : 'it was not saved');
   if (flags.out) {
     await writeSavedPlan(flags.out, {
       formatVersion: PLAN_FORMAT_VERSION,

@@ -1,3 +1,4 @@
+import type { Diagnostics } from '../core/diagnostics.js';
 import type { Plan } from '../core/plan.js';
 import { renderPlanJson } from '../render/json.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
@@ -9,6 +10,8 @@ export interface RenderOptions {
   color: boolean;
   /** Most characters of a markdown comment; 0 or absent for no limit. */
   commentLimit?: number;
+  /** What the engine found while planning: carried by `--format json` (`diagnostics[]`). */
+  diagnostics?: Diagnostics;
 }
 
 export function renderPlan(plan: Plan, format: PlanFormat, opts: RenderOptions): string {
@@ -16,7 +19,7 @@ export function renderPlan(plan: Plan, format: PlanFormat, opts: RenderOptions):
     case 'text':
       return renderPlanText(plan, { color: opts.color });
     case 'json':
-      return renderPlanJson(plan);
+      return renderPlanJson(plan, opts.diagnostics);
     case 'markdown':
       return renderPlanMarkdown(plan, { maxChars: opts.commentLimit });
   }

@@ -17,7 +17,10 @@ export type Severity = 'error' | 'warning';
 export interface Diagnostic {
   severity: Severity;
   message: string;
+  /** Where in a manifest; absent for what no manifest line says (a server's answer, a flag). */
   pos?: SourcePos;
+  /** The object it is about (`east:auth/ldap/config`), when it is about one and has no position. */
+  subject?: string;
 }
 
 export class Diagnostics {
@@ -29,6 +32,11 @@ export class Diagnostics {
 
   warning(message: string, pos?: SourcePos): void {
     this.items.push({ severity: 'warning', message, pos });
+  }
+
+  /** About an object the plan names (a refusal, a read that failed), not a manifest line. */
+  errorAbout(subject: { toString(): string }, message: string): void {
+    this.items.push({ severity: 'error', message, subject: String(subject) });
   }
 
   add(d: Diagnostic): void {
@@ -64,7 +72,8 @@ export function formatPos(pos: SourcePos): string {
 /** One line as printed; a manifest's or server's control characters are made visible. */
 export function formatDiagnostic(d: Diagnostic): string {
   const message = printable(d.message);
-  return d.pos ? `${printable(formatPos(d.pos))}: ${d.severity}: ${message}` : `${d.severity}: ${message}`;
+  if (d.pos) return `${printable(formatPos(d.pos))}: ${d.severity}: ${message}`;
+  return d.subject ? `${d.severity}: ${printable(d.subject)}: ${message}` : `${d.severity}: ${message}`;
 }
 
 function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {

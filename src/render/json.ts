@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Address } from '../core/address.js';
+import type { Diagnostics, Severity } from '../core/diagnostics.js';
 import { summarise, type Change, type Plan, type PlanNote, type PlanSummary, type Unmanaged } from '../core/plan.js';
 import { isSecret, REDACTED } from '../core/secret.js';
 
@@ -21,14 +22,35 @@ export interface JsonPlan {
   unmanaged: Array<JsonOf<Unmanaged>>;
   notes: Array<Omit<JsonOf<PlanNote>, 'address'> & { address?: string }>;
   summary: PlanSummary;
+  /** What the engine found while planning: refusals, missing namespaces, reads that failed, warnings. */
+  diagnostics: JsonDiagnostic[];
+}
+
+/** A diagnostic: its subject address, or its place in a manifest, when it has one. */
+export interface JsonDiagnostic {
+  severity: Severity;
+  message: string;
+  subject?: string;
+  file?: string;
+  line?: number;
+  column?: number;
 }
 
 /** The plan as one pretty-printed JSON object. No trailing newline. */
-export function renderPlanJson(plan: Plan): string {
-  return JSON.stringify(planToJson(plan), null, 2);
+export function renderPlanJson(plan: Plan, diagnostics?: Diagnostics): string {
+  return JSON.stringify(planToJson(plan, diagnostics), null, 2);
 }
 
-function planToJson(plan: Plan): JsonPlan {
+export function diagnosticsToJson(diagnostics: Diagnostics | undefined): JsonDiagnostic[] {
+  return (diagnostics?.items ?? []).map((d) => ({
+    severity: d.severity,
+    message: d.message,
+    ...(d.subject !== undefined ? { subject: d.subject } : {}),
+    ...(d.pos ? { file: d.pos.file, line: d.pos.line, column: d.pos.column } : {}),
+  }));
+}
+
+function planToJson(plan: Plan, diagnostics: Diagnostics | undefined): JsonPlan {
   return {
     formatVersion: plan.formatVersion,
     changes: plan.changes.map(changeToJson),
@@ -39,6 +61,7 @@ function planToJson(plan: Plan): JsonPlan {
       ...(n.address ? { address: String(n.address) } : {}),
     })),
     summary: summarise(plan),
+    diagnostics: diagnosticsToJson(diagnostics),
   };
 }
 

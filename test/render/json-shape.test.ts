@@ -15,7 +15,7 @@ describe('the JSON plan and the change model agree', () => {
     expectTypeOf<JsonChange['clearedFields']>().toEqualTypeOf<string[]>();
   });
 
-  it('the plan: its parts, with a summary', () => {
-    expectTypeOf<Exclude<keyof JsonPlan, 'summary'>>().toEqualTypeOf<keyof Plan>();
+  it('the plan: its parts, with a summary and the diagnostics', () => {
+    expectTypeOf<Exclude<keyof JsonPlan, 'summary' | 'diagnostics'>>().toEqualTypeOf<keyof Plan>();
   });
 });

@@ -1,6 +1,6 @@
 import { Diagnostics } from '../core/diagnostics.js';
 import type { Prepared } from '../validate/types.js';
-import type { ClusterClientPool } from './clients.js';
+import type { ClientPool } from '../kinds/kind.js';
 
 /**
  * The namespaces the manifests address that do not exist on their clusters, as diagnostics at
@@ -9,7 +9,7 @@ import type { ClusterClientPool } from './clients.js';
  * fail at apply. Each (cluster, namespace) is asked once, parents first; an answer other than
  * found / not found (say a token that may not read the parent) leaves it unchecked.
  */
-export async function missingNamespaces(prepared: Prepared, pool: ClusterClientPool): Promise<Diagnostics> {
+export async function missingNamespaces(prepared: Prepared, pool: ClientPool): Promise<Diagnostics> {
   const diags = new Diagnostics();
   const known = new Map<string, Promise<boolean | undefined>>();
   const exists = (cluster: string, namespace: string): Promise<boolean | undefined> => {
@@ -43,7 +43,7 @@ export async function missingNamespaces(prepared: Prepared, pool: ClusterClientP
 }
 
 async function namespaceExists(
-  pool: ClusterClientPool,
+  pool: ClientPool,
   cluster: string,
   namespace: string,
   exists: (cluster: string, namespace: string) => Promise<boolean | undefined>,

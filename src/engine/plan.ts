@@ -1,0 +1,213 @@
+import { Address, AddressMap } from '../core/address.js';
+import { Diagnostics } from '../core/diagnostics.js';
+import type { JsonValue } from '../core/json.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Refusal, type Unmanaged } from '../core/plan.js';
+import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
+import type { RedactionSet } from '../core/redaction.js';
+import { collectSecretTexts, scrub } from '../core/secret.js';
+import { diffResources } from '../diff/diff.js';
+import type { ClientPool, KindModule, PlanFlags } from '../kinds/kind.js';
+import { orderChanges, selectTargets } from '../order/order.js';
+import type { Prepared } from '../validate/types.js';
+import { missingNamespaces } from './namespaces.js';
+import { UnservedFeatures, type KindInUse } from './unserved.js';
+
+/**
+ * The engine: from prepared manifests and the live servers to a plan, with every problem met on
+ * the way as a diagnostic (a value, as Terraform's tfdiags), never a thrown string: namespaces
+ * that do not exist (located at the document), documents whose server lacks their kind
+ * (located), reads that failed and refusals (about the object they concern). The commands render
+ * the plan and the diagnostics in the format asked for, and decide the exit status from them.
+ *
+ * read live state (I/O) → diff → order → targets (pure).
+ */
+
+interface DesiredEntry {
+  resource: DesiredResource;
+  kind: KindModule;
+}
+
+export interface PlanRun {
+  /** What the manifests ask for, as far as it could be worked out; never to be applied while `diagnostics` has errors. */
+  plan: Plan;
+  /** Every problem met while planning. An error means the plan must not be saved or applied. */
+  diagnostics: Diagnostics;
+  /** Every live object read while planning (fingerprinted for saved plans). */
+  observed: Record<string, JsonValue | null>;
+  /** Desired objects by address: what apply writes (write-only values included). */
+  desired: AddressMap<DesiredEntry>;
+  /** The run's redaction set: the plan's values already passed through it. */
+  redaction: RedactionSet;
+}
+
+export interface PlanOptions {
+  flags: PlanFlags;
+  targets: Address[];
+  /** The run's redaction set (Output.redaction). */
+  redaction: RedactionSet;
+}
+
+export async function computePlan(prepared: Prepared, pool: ClientPool, opts: PlanOptions): Promise<PlanRun> {
+  const diagnostics = new Diagnostics();
+  const redaction = opts.redaction.addAll(secretTextsOf(prepared));
+  const empty = (): PlanRun => ({ plan: { formatVersion: PLAN_FORMAT_VERSION, changes: [], unmanaged: [], notes: [] }, diagnostics, observed: {}, desired: new AddressMap(), redaction });
+  for (const problem of unknownTargetClusters(opts.targets, prepared)) diagnostics.error(problem);
+  diagnostics.append(await missingNamespaces(prepared, pool));
+  if (diagnostics.hasErrors()) return empty();
+
+  // Kinds whose feature a cluster does not serve leave that cluster's objects out, each of their
+  // documents a located error; everything else still plans.
+  const unserved = new UnservedFeatures(prepared, pool);
+  const probed = await unserved.probe(kindsOf(prepared));
+  let readFailed = false;
+  const reads = await Promise.all(
+    probed.map(({ kind, state }) =>
+      unserved.readServed(kind, state).catch((err: unknown) => {
+        readFailed = true;
+        diagnostics.error(`reading live state failed: ${describeError(err, redaction)}`);
+        return undefined;
+      }),
+    ),
+  );
+  diagnostics.append(unserved.diags);
+  // A kind that could not be read would plan its objects as missing: no plan rather than a wrong one.
+  if (readFailed) return empty();
+  const kindsInUse: Array<{ kind: KindModule; state: DesiredState; live: LiveState }> = [];
+  probed.forEach(({ kind }, i) => {
+    const read = reads[i];
+    if (read) kindsInUse.push({ kind, ...read });
+  });
+  const desired = new AddressMap<DesiredEntry>();
+  for (const { kind, state } of kindsInUse) {
+    for (const r of state.resources) desired.set(r.address, { resource: r, kind });
+  }
+
+  let changes: Change[] = [];
+  const unmanaged: Unmanaged[] = [];
+  const notes: PlanNote[] = [];
+  const observed: Record<string, JsonValue | null> = {};
+  const refusals: Refusal[] = [];
+  for (const { kind, state, live } of kindsInUse) {
+    const planned = kind.plan
+      ? kind.plan(state, live, opts.flags)
+      : { ...diffResources(state, live, { syncSecrets: opts.flags.syncSecrets }), notes: [], errors: [] };
+    changes.push(...planned.changes);
+    unmanaged.push(...planned.unmanaged);
+    notes.push(...live.notes, ...planned.notes);
+    refusals.push(...planned.errors);
+    Object.assign(observed, live.observed);
+  }
+  changes = selectTargets(orderChanges(changes), opts.targets);
+  for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
+  notes.push(...writeOnlyNotes(desired, changes));
+
+  return {
+    // The plan is data that is printed and saved: it holds no secret, in whatever field a
+    // manifest put one (the desired state, which apply sends, keeps the values).
+    plan: redaction.redactValue({
+      formatVersion: PLAN_FORMAT_VERSION,
+      changes,
+      unmanaged: unmanaged.sort((a, b) => Address.compare(a.address, b.address)),
+      notes,
+    }),
+    diagnostics,
+    observed,
+    desired,
+    redaction,
+  };
+}
+
+/** The kinds the manifests use, with their desired states. */
+export function kindsOf(prepared: Prepared): KindInUse[] {
+  return prepared.kinds.flatMap((kind) => {
+    const state = prepared.desired.get(kind.kind);
+    return state ? [{ kind, state }] : [];
+  });
+}
+
+/**
+ * Every secret text the manifests brought in: cluster tokens, every value read into a secret
+ * field of any document (key shares and operation tokens included), and the desired state's
+ * write-only values as normalised. A value that is a secret anywhere is redacted everywhere
+ * (contract section 5), so `binddn: ${env:SERVICE_TOKEN}` prints as "(sensitive)" too.
+ */
+export function secretTextsOf(prepared: Prepared): ReadonlySet<string> {
+  let texts = secretTextsCache.get(prepared);
+  if (texts === undefined) {
+    // The documents' secrets were gathered as their references were resolved: no walk of every
+    // document here (at 10,000 users two such walks were 60 ms).
+    texts = collectSecretTexts([...prepared.clusters.values()].map((c) => c.auth), new Set(prepared.secretTexts));
+    for (const state of prepared.desired.values()) for (const r of state.resources) collectSecretTexts(r.writeOnly, texts);
+    secretTextsCache.set(prepared, texts);
+  }
+  return texts;
+}
+
+// The commands (before printing anything) and computePlan both ask; a Prepared is never changed once made.
+const secretTextsCache = new WeakMap<Prepared, Set<string>>();
+
+/** A refusal stands unless --target leaves its object out (it is then not part of what runs). */
+function concernsSelection(address: Address, selected: readonly Change[], targets: readonly Address[]): boolean {
+  if (targets.length === 0) return true;
+  return (
+    targets.some((t) => address.isWithin(t) || t.isWithin(address)) ||
+    selected.some((c) => c.address.isWithin(address) || (c.owner !== undefined && c.owner.equals(address)))
+  );
+}
+
+/** A --target on a cluster the manifests do not know would silently select nothing. */
+function unknownTargetClusters(targets: readonly Address[], prepared: Prepared): string[] {
+  const known = [...prepared.clusters.keys()].sort().join(', ') || '(none)';
+  return targets.filter((t) => !prepared.clusters.has(t.cluster)).map((t) => `--target ${t}: no cluster named "${t.cluster}"; known clusters: ${known}`);
+}
+
+/**
+ * Objects that match but hold write-only fields the server never returns: one note for the run
+ * (not one per object: a clean plan would repeat it for every config) saying how many were not
+ * compared, and one saying how many go empty (cleared) with their object's next write.
+ */
+function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): PlanNote[] {
+  const changing = new Set(changes.map((c) => c.address.toString()));
+  const notCompared = new FieldTally();
+  const cleared = new FieldTally();
+  for (const [address, { resource, kind }] of desired.entries()) {
+    // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
+    if (kind.plan || changing.has(address.toString())) continue;
+    const fields = Object.keys(resource.writeOnly).sort();
+    notCompared.add(fields.filter((f) => resource.writeOnly[f] !== ''));
+    cleared.add(fields.filter((f) => resource.writeOnly[f] === ''));
+  }
+  const notes: PlanNote[] = [];
+  if (notCompared.objects > 0) {
+    notes.push({ severity: 'info', message: `write-only fields not compared (the server never returns them): ${notCompared.describe()}; apply --sync-secrets re-sends them` });
+  }
+  if (cleared.objects > 0) {
+    notes.push({
+      severity: 'info',
+      message: `write-only fields no manifest sets, sent empty (cleared) whenever their object is written: ${cleared.describe()}; apply --sync-secrets clears them now, managedElsewhere leaves them alone`,
+    });
+  }
+  return notes;
+}
+
+/** How many objects hold some of a set of fields, and which fields: `2 objects (bindpass, client_tls_key)`. */
+class FieldTally {
+  objects = 0;
+  readonly #fields = new Set<string>();
+
+  add(fields: readonly string[]): void {
+    if (fields.length === 0) return;
+    this.objects++;
+    for (const f of fields) this.#fields.add(f);
+  }
+
+  describe(): string {
+    return `${this.objects} object${this.objects === 1 ? '' : 's'} (${[...this.#fields].sort().join(', ')})`;
+  }
+}
+
+/** One line, no stack, no secret. */
+export function describeError(err: unknown, secrets: Iterable<string> | RedactionSet): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return scrub(message, secrets);
+}
