@@ -13,7 +13,7 @@ import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
 import { computePlan, describeError, type PlanRun } from '../engine/plan.js';
-import { parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
+import { checkWholeSet, parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
 import { renderPlan } from './render-plan.js';
 import type { PlanFlags } from '../kinds/kind.js';
 import type { Prepared } from '../validate/prepare.js';
@@ -50,7 +50,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
   return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g }, output, (pool) =>
-    applyWith(pool, prepared, saved, { flags, g, output, targets, planFlags }),
+    applyWith(pool, prepared, saved, { flags, g, output, targets, planFlags, paths, prune, allowPartial: saved ? saved.options.allowPartial === true : flags.allowPartial === true }),
   );
 }
 
@@ -58,10 +58,11 @@ async function applyWith(
   pool: ClusterClientPool,
   prepared: Prepared,
   saved: SavedPlan | undefined,
-  ctx: { flags: ApplyFlags; g: GlobalOptions; output: Output; targets: ReturnType<typeof parseTargets>; planFlags: PlanFlags },
+  ctx: { flags: ApplyFlags; g: GlobalOptions; output: Output; targets: ReturnType<typeof parseTargets>; planFlags: PlanFlags; paths: string[]; prune: boolean; allowPartial: boolean },
 ): Promise<number> {
   const { flags, g, output, targets, planFlags } = ctx;
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
+  await checkWholeSet(ctx.paths, run, { ...referenceFlags(g), prune: ctx.prune, requireClusters: true, allowPartial: ctx.allowPartial });
   refuseOnErrors(run, output, 'nothing was changed');
   if (saved) refuseStale(saved, run);
 

@@ -84,12 +84,14 @@ export interface PlanningFlags {
   syncSecrets?: boolean;
   allowUnreachablePrimary?: boolean;
   forcePromote?: boolean;
+  allowPartial?: boolean;
 }
 
 /** Adds the planning options (after each command's own) to `plan` or `apply`. */
 export function addPlanningOptions(cmd: Command): Command {
   return cmd
     .option('--prune', 'delete objects on the server that no manifest lists')
+    .option('--allow-partial', 'delete objects that manifests of the same set (the root: lockstep.yaml, else the git work tree) declare but this run did not read')
     .option('--target <address>', 'only this address and what it depends on (repeatable)', collect)
     .addOption(
       new Option('--concurrency <n>', 'requests in flight at once per cluster: auto (found from latency and refusals, 1 to 256) or a number')

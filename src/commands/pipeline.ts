@@ -1,5 +1,6 @@
 import { Address } from '../core/address.js';
 import type { Diagnostics } from '../core/diagnostics.js';
+import { deletesOfTheRest } from '../engine/partial.js';
 import { secretTextsOf, type PlanRun } from '../engine/plan.js';
 import { prepare, type Prepared } from '../validate/prepare.js';
 import { CliError } from './errors.js';
@@ -44,6 +45,15 @@ export function refuseOnErrors(run: Pick<PlanRun, 'diagnostics'>, output: Output
   if (!run.diagnostics.hasErrors()) return;
   const n = run.diagnostics.errors.length;
   throw new CliError(`the plan is refused (${n} error${n === 1 ? '' : 's'} above): ${outcome}`);
+}
+
+/**
+ * The manifest set is the unit: unless `allowPartial`, deletes of what the rest of the set
+ * declares (files under the same root this run did not read) join the run's errors.
+ */
+export async function checkWholeSet(paths: string[], run: PlanRun, opts: ManifestOptions & { allowPartial: boolean }): Promise<void> {
+  if (opts.allowPartial) return;
+  run.diagnostics.append(await deletesOfTheRest(paths, run.plan, (set) => prepare(set, { ...opts, env: process.env })));
 }
 
 export function parseTargets(values: string[] | undefined): Address[] {

@@ -10,7 +10,7 @@ import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
 import { withRequestProgress } from './progress.js';
 import { computePlan } from '../engine/plan.js';
-import { parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
+import { checkWholeSet, parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
 import { renderPlan, type PlanFormat } from './render-plan.js';
 
 interface PlanCommandFlags extends PlanningFlags {
@@ -54,6 +54,7 @@ async function planWith(
   const { flags, g, output, targets, prune } = ctx;
   const planFlags = planFlagsOf(flags);
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
+  await checkWholeSet(paths, run, { ...referenceFlags(g), prune, requireClusters: true, allowPartial: flags.allowPartial === true });
   const failed = run.diagnostics.hasErrors();
   // A plan the engine could not finish is shown only for what it holds (the documents a server
   // lacks left out); "No changes" would be a lie. JSON always prints, its diagnostics[] included.
@@ -71,7 +72,7 @@ async function planWith(
       manifestPathsRelative: paths.map((p) => path.relative(process.cwd(), path.resolve(p)) || '.'),
       manifestDigest: manifestDigest(prepared),
       clusterAddresses: Object.fromEntries([...prepared.clusters].map(([name, target]) => [name, target.address])),
-      options: { prune, targets: targets.map(String), ...planFlags },
+      options: { prune, targets: targets.map(String), ...planFlags, ...(flags.allowPartial ? { allowPartial: true } : {}) },
       fingerprints: fingerprintAll(run.observed),
       plan: run.plan,
     });

@@ -15,6 +15,9 @@ export interface ManifestFile {
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
 
+/** The file that marks the root of a manifest set (manifest-root.ts): found in a directory, it is not a manifest. */
+export const ROOT_MARKER = 'lockstep.yaml';
+
 function isManifestFileName(name: string): boolean {
   return MANIFEST_EXTENSIONS.has(extname(name).toLowerCase());
 }
@@ -89,7 +92,7 @@ async function listDirectory(dir: string, realDir: string, walkedDirs: Set<strin
         const loopsTo = ancestors.get(target.real);
         if (loopsTo !== undefined) diags.error(`${child}: symbolic link loop: it leads back to ${loopsTo}, which is being read (not followed)`);
         else await walk(child, target.real);
-      } else if (target.info.isFile() && isManifestFileName(entry.name)) {
+      } else if (target.info.isFile() && isManifestFileName(entry.name) && entry.name !== ROOT_MARKER) {
         found.push({ file: child, realFile: target.real });
       }
     }

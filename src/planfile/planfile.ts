@@ -29,7 +29,7 @@ export interface SavedPlan {
    * holds the addresses: such a plan is refused as stale instead).
    */
   clusterAddresses?: Record<string, string>;
-  options: { prune: boolean; targets: string[]; syncSecrets: boolean; allowUnreachablePrimary: boolean; force: boolean };
+  options: { prune: boolean; targets: string[]; syncSecrets: boolean; allowUnreachablePrimary: boolean; force: boolean; allowPartial?: boolean };
   /** Address string → fingerprint (or `absent`) of every object read while planning. */
   fingerprints: Record<string, string>;
   plan: Plan;

@@ -65,7 +65,7 @@ const SAVED_PLAN = strictRecord(
     createdAt: 'text',
     manifestPaths: TEXTS,
     manifestDigest: 'text',
-    options: strictRecord({ prune: 'bool', targets: TEXTS, syncSecrets: 'bool' }, { allowUnreachablePrimary: 'bool', force: 'bool' }),
+    options: strictRecord({ prune: 'bool', targets: TEXTS, syncSecrets: 'bool' }, { allowUnreachablePrimary: 'bool', force: 'bool', allowPartial: 'bool' }),
     fingerprints: mapOf('text'),
     plan: PLAN,
   },
