@@ -52,11 +52,9 @@ async function send(clusters: readonly RunningCluster[], step: Step, captured: M
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['X-Vault-Token'] = token;
   for (const [name, value] of Object.entries(step.headers ?? {})) headers[name] = fill(value);
-  let body: string | undefined;
-  if (step.body !== undefined) {
-    body = fill(JSON.stringify(step.body));
-    headers['Content-Type'] = 'application/json';
-  }
+  let body: string | undefined = step.rawBody;
+  if (step.body !== undefined) body = fill(JSON.stringify(step.body));
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${cluster.baseUrl}/${fill(step.path)}`, { method: step.method, headers, body });
   const text = await res.text();
   const answer: Answer = { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
