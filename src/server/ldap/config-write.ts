@@ -62,7 +62,6 @@ const FIELD_KINDS: Record<keyof LdapConfig, FieldKind> = {
 };
 
 const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'];
-const DEREFERENCE_ALIASES = ['never', 'finding', 'searching', 'always'];
 const TOKEN_TYPES = ['', 'default', 'service', 'batch'];
 const ROTATION_SCHEMAS = ['openldap', 'ad', 'racf'];
 const ROTATION_CREDENTIAL_TYPES = ['password', 'phrase'];
@@ -145,9 +144,6 @@ function validate(cfg: LdapConfig, body: JsonObject): void {
   if (!TLS_VERSIONS.includes(cfg.tls_max_version)) throw badRequest("invalid 'tls_max_version'");
   if (cfg.tls_max_version < cfg.tls_min_version) {
     throw badRequest("'tls_max_version' must be greater than or equal to 'tls_min_version'");
-  }
-  if (!DEREFERENCE_ALIASES.includes(cfg.dereference_aliases)) {
-    throw badRequest(`invalid 'dereference_aliases' value "${cfg.dereference_aliases}"`);
   }
   if ('userfilter' in body && cfg.userfilter !== '') {
     const problem = filterTemplateError(cfg.userfilter);

@@ -168,7 +168,6 @@ describe('LDAP config write', () => {
     for (const body of [
       { tls_min_version: 'tls9' },
       { tls_max_version: 'ssl3' },
-      { dereference_aliases: 'sometimes' },
       { token_type: 'default-service' },
     ]) {
       const res = await api.post(base, body);
@@ -178,6 +177,10 @@ describe('LDAP config write', () => {
     expect((await read()).data).toMatchObject({ dereference_aliases: 'always', token_type: 'batch' });
   });
 
+  it('stores a dereference_aliases it does not know: allowed values are documentation only (sdk/helper/ldaputil/config.go NewConfigEntry, sdk/framework/field_data.go Validate)', async () => {
+    expect((await api.post(base, { dereference_aliases: 'sometimes' })).status).toBe(204);
+    expect((await read()).data.dereference_aliases).toBe('sometimes');
+  });
 
   it('refuses tls_min_version above tls_max_version', async () => {
     const res = await api.post(base, { tls_min_version: 'tls13' });
