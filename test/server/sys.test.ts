@@ -23,7 +23,8 @@ describe('sys/auth', () => {
     expect((await api.post('sys/auth/corp/ldap', { type: 'ldap', description: 'Corp directory' })).status).toBe(204);
     const listed = await api.get('sys/auth');
     const entry = listed.body.data['corp/ldap/'];
-    expect(entry).toMatchObject({ type: 'ldap', description: 'Corp directory', local: false, seal_wrap: false, options: null });
+    // options: TypeKVPairs, whose zero value is an empty map (vault/logical_system.go handleEnableAuth).
+    expect(entry).toMatchObject({ type: 'ldap', description: 'Corp directory', local: false, seal_wrap: false, options: {} });
     expect(entry.accessor).toMatch(/^auth_ldap_[0-9a-f]{8}$/);
     expect(entry.config).toMatchObject({ default_lease_ttl: 0, max_lease_ttl: 0 });
     expect(entry.config).not.toHaveProperty('allowed_managed_keys'); // #14: only when set (vault/logical_system.go mountInfo)
