@@ -42,10 +42,11 @@ describe('sys/auth', () => {
   it('refuses a path in use, an unknown type and a missing type', async () => {
     expect((await api.post('sys/auth/ldap', { type: 'ldap' })).status).toBe(204);
     const again = await api.post('sys/auth/ldap', { type: 'ldap' });
-    // vault/auth.go enableCredentialInternal: CodedError(409) (OpenBao: 400).
-    expect(again.status).toBe(409);
+    // vault/auth.go enableCredentialInternal's CodedError(409) goes out as handleError's error
+    // response: a 400 (sdk/logical/response_util.go RespondErrorCommon).
+    expect(again.status).toBe(400);
     expect(again.body.errors[0]).toMatch(/path is already in use at ldap\//);
-    expect((await api.post('sys/auth/ldap/nested', { type: 'ldap' })).status).toBe(409);
+    expect((await api.post('sys/auth/ldap/nested', { type: 'ldap' })).status).toBe(400);
     expect((await api.post('sys/auth/other', { type: 'no-such-method' })).status).toBe(400);
     expect((await api.post('sys/auth/other', {})).status).toBe(400);
     expect((await api.post('sys/auth/token2', { type: 'token' })).status).toBe(400);
@@ -104,8 +105,8 @@ describe('sys/mounts', () => {
 
   it('refuses tuning a missing mount, a taken path and unmounting sys/', async () => {
     expect((await api.post('sys/mounts/nothing/tune', { allowed_managed_keys: 'x' })).status).toBe(400);
-    // vault/mount.go mountInternal: CodedError(409), passed on by logical_system.go handleError.
-    expect((await api.post('sys/mounts/secret', { type: 'kv' })).status).toBe(409);
+    // vault/mount.go mountInternal: CodedError(409), lost to handleError's error response (400).
+    expect((await api.post('sys/mounts/secret', { type: 'kv' })).status).toBe(400);
     expect((await api.delete('sys/mounts/sys')).status).toBe(400);
   });
 
