@@ -43,8 +43,10 @@ export const tokenRouter = new Router([
 
 /**
  * handleLookup: the `token` given (in the body, or the query of a GET: the framework reads
- * both), else the caller's; an unknown one is 403 "bad token". A `token` that is there but not
- * text is refused before the handler (vault/request_handling.go: "invalid token").
+ * both), else the caller's; an unknown one is 403 "bad token". A `token` that is there but null
+ * is refused before the handler (vault/request_handling.go: "invalid token"); so is one that is
+ * not text, which Vault's unchecked token.(string) there cannot take either (OpenBao checks it
+ * and answers the same).
  */
 function lookup({ cluster, caller, body, query }: ApiRequest): Reply {
   const given = 'token' in body ? body.token : (query.get('token') ?? '');

@@ -71,9 +71,9 @@ export const TOKEN_FACTS: readonly Fact[] = [
     },
   },
   {
-    says: '#22: auth/token/lookup refuses a token that is not text before the handler runs',
-    source: 'vault/request_handling.go (auth/token/lookup: a token that is not a string is "invalid token", ErrPermissionDenied)',
-    request: { method: 'POST', path: 'auth/token/lookup', body: { token: 5 } },
+    says: '#22: auth/token/lookup refuses a null token before the handler runs',
+    source: 'vault/request_handling.go (auth/token/lookup: `token == nil` is "invalid token", ErrPermissionDenied)',
+    request: { method: 'POST', path: 'auth/token/lookup', body: { token: null } },
     expect: { status: 403, body: { errors: ['invalid token'] } },
   },
   {
