@@ -41,10 +41,12 @@ describe('#22 the exclusions', () => {
 });
 
 for (const [area, facts] of Object.entries(FACT_SETS)) {
+  // Enterprise-only facts: the real server has nothing to ask (an area may have none left).
+  const askable = facts.filter((fact) => excluded.get(fact.says)?.kind !== 'enterprise');
+  if (askable.length === 0) continue;
   describe(`#22 the real server: ${area}`, () => {
-    for (const fact of facts) {
+    for (const fact of askable) {
       const exclusion = excluded.get(fact.says);
-      if (exclusion?.kind === 'enterprise') continue; // nothing there to ask
       if (exclusion?.kind === 'vault') {
         // Kept honest: once OpenBao answers as Vault does, the exclusion is stale.
         it(`${fact.says}: the real server answers otherwise (${exclusion.reason})`, async () => {
