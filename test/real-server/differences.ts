@@ -37,7 +37,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     at: ['body.performance_standby', 'body.enterprise'],
     differs: 'serve answers `performance_standby: false` and `enterprise: true`; OpenBao has neither',
     reason: 'Enterprise fields of the health answer; OpenBao has no performance standbys and is not Enterprise',
-    source: `${V} http/sys_health.go (HealthResponse); ${B} http/sys_health.go`,
+    source: `${V} http/sys_health.go (HealthResponse); ${B} internal/http/sys_health.go`,
   },
   {
     kind: 'vault',
@@ -61,7 +61,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     at: ['*running_plugin_version'],
     differs: 'builtin plugins run as `v1.21.0+builtin.vault` on serve, `v2.6.2+builtin.bao` on OpenBao',
     reason: "each names its own release and builtin suffix",
-    source: `${V} helper/versions/version.go (DefaultBuiltinVersion, BuiltinMetadata "builtin.vault"); ${B} helper/versions/version.go`,
+    source: `${V} helper/versions/version.go (DefaultBuiltinVersion, BuiltinMetadata "builtin.vault"); ${B} internal/helper/versions/version.go`,
   },
   {
     kind: 'vault',
@@ -69,7 +69,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     at: ['body.auth.client_token', 'body.data.id'],
     differs: 'service tokens start `hvs.` (batch `hvb.`) on serve, `s.` (`b.`) on OpenBao',
     reason: 'Vault 1.10 introduced the hvs./hvb. prefixes; OpenBao went back to the old ones',
-    source: `${V} vault/token_store.go (TokenPrefix, BatchTokenPrefix); ${B} vault/token_store.go`,
+    source: `${V} vault/token_store.go (TokenPrefix, BatchTokenPrefix); ${B} internal/vault/token_store.go`,
   },
   {
     kind: 'vault',
@@ -93,7 +93,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     at: ['body.data.locked', 'body.data.tainted', 'body.data.uuid', 'body.data.key_info.*.locked', 'body.data.key_info.*.tainted', 'body.data.key_info.*.uuid'],
     differs: 'OpenBao shows a namespace with `uuid`, `locked` and `tainted`; serve with `id`, `path` and `custom_metadata` only',
     reason: "Vault's namespace API shows id, path and custom_metadata",
-    source: `${V} website/content/api-docs/system/namespaces.mdx (sample responses); ${B} vault/namespace_store.go`,
+    source: `${V} website/content/api-docs/system/namespaces.mdx (sample responses); ${B} internal/vault/namespace_store.go`,
   },
   {
     kind: 'vault',
