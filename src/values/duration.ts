@@ -44,6 +44,16 @@ export function readDuration(input: unknown): Read<Seconds> {
   return value({ seconds: Number(whole), truncated: ns.value % NS_PER_SECOND !== 0n });
 }
 
+/**
+ * parseutil.ParseDurationSecond itself, in nanoseconds and signed: what a handler that parses
+ * its own duration fields sees (vault/token_store.go handleCreateCommon refuses `dur < 0`).
+ */
+export function readDurationNanos(input: unknown): Read<bigint> {
+  const text = typeof input === 'number' ? numberText(input) : input;
+  if (typeof text !== 'string') return refused('could not parse duration from input');
+  return durationNanos(text);
+}
+
 /** Whole seconds, or undefined when the service refuses the value. */
 export function durationSeconds(input: unknown): number | undefined {
   const read = readDuration(input);

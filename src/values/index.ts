@@ -6,8 +6,8 @@
 export { readBool, boolOf } from './bool.js';
 export { formatBytes, formatBytesExact, parseBytes, parseBytesDetailed } from './bytes.js';
 export { addressAllowed, cidrText, normaliseAddress, readCidr } from './cidr.js';
-export { durationSeconds, formatDurationExact, formatGoDuration, formatSeconds, readDuration } from './duration.js';
+export { durationSeconds, formatDurationExact, formatGoDuration, formatSeconds, readDuration, readDurationNanos } from './duration.js';
 export { countOf, integerOf, readInteger } from './integer.js';
-export { commaListOf, compareBytes, readCommaList } from './list.js';
+export { commaListOf, compareBytes, goTrimSpace, readCommaList } from './list.js';
 export { goToLower } from './lower.js';
-export { valueOf, type Read } from './read.js';
+export { numberText, valueOf, type Read } from './read.js';

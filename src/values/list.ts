@@ -43,7 +43,7 @@ function weakText(element: unknown): string | undefined {
 const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const GO_TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g');
 
-function goTrimSpace(text: string): string {
+export function goTrimSpace(text: string): string {
   return text.replace(GO_TRIM, '');
 }
 

@@ -21,6 +21,8 @@ export interface Step {
   /** After /v1/, may carry a query. */
   path: string;
   body?: unknown;
+  /** A body sent as is, instead of `body` as JSON (a body that is not JSON). */
+  rawBody?: string;
   headers?: Record<string, string>;
   token?: Token;
   /** Which cluster of the scenario answers (default the first). */

@@ -33,8 +33,11 @@ export interface Outcome {
   captured: ReadonlyMap<string, string>;
 }
 
+/** Where a fact's steps go: a cluster's API (`http://host:port/v1`) and its root token; serve's or the real server's. */
+export type FactTarget = Pick<RunningCluster, 'baseUrl' | 'rootToken'>;
+
 /** Runs the setup steps and the request of a fact; answers the request's answer. `given`: values known beforehand. */
-export async function runFact(server: RunningServer, fact: Fact, given: ReadonlyMap<string, string> = new Map()): Promise<Outcome> {
+export async function runFact(server: { readonly clusters: readonly FactTarget[] }, fact: Fact, given: ReadonlyMap<string, string> = new Map()): Promise<Outcome> {
   const captured = new Map<string, string>(given);
   for (const step of fact.setup ?? []) {
     const answer = await send(server.clusters, step, captured);
@@ -45,18 +48,16 @@ export async function runFact(server: RunningServer, fact: Fact, given: Readonly
   return { answer: await send(server.clusters, fact.request, captured), captured };
 }
 
-async function send(clusters: readonly RunningCluster[], step: Step, captured: Map<string, string>): Promise<Answer> {
+async function send(clusters: readonly FactTarget[], step: Step, captured: Map<string, string>): Promise<Answer> {
   const cluster = clusters[step.cluster ?? 0]!;
   const fill = (text: string): string => fillCaptured(text, captured);
   const token = step.token === undefined || step.token === 'root' ? cluster.rootToken : step.token === 'none' ? undefined : captured.get(step.token.captured);
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['X-Vault-Token'] = token;
   for (const [name, value] of Object.entries(step.headers ?? {})) headers[name] = fill(value);
-  let body: string | undefined;
-  if (step.body !== undefined) {
-    body = fill(JSON.stringify(step.body));
-    headers['Content-Type'] = 'application/json';
-  }
+  let body: string | undefined = step.rawBody;
+  if (step.body !== undefined) body = fill(JSON.stringify(step.body));
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${cluster.baseUrl}/${fill(step.path)}`, { method: step.method, headers, body });
   const text = await res.text();
   const answer: Answer = { status: res.status, body: text === '' ? undefined : JSON.parse(text) };

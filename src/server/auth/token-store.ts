@@ -32,6 +32,8 @@ export interface TokenEntry {
   type: TokenType;
   orphan: boolean;
   renewable: boolean;
+  /** Epoch milliseconds of its last renewal; absent until renewed. */
+  last_renewal_ms?: number;
 }
 
 /** An authenticated token. */
@@ -208,7 +210,7 @@ export class TokenStore {
     if (e.explicit_max_ttl > 0) maxExpiry = Math.min(maxExpiry, created + e.explicit_max_ttl * 1000);
     const expiry = Math.min(now + wanted * 1000, maxExpiry);
     wanted = Math.max(0, Math.floor((expiry - now) / 1000));
-    const entry: TokenEntry = { ...e, expires_at_ms: now + wanted * 1000 };
+    const entry: TokenEntry = { ...e, expires_at_ms: now + wanted * 1000, last_renewal_ms: now };
     await this.store.put(storageKey(caller.token), entry as unknown as JsonObject);
     return { caller: { ...caller, entry }, ttl: wanted };
   }
@@ -231,6 +233,10 @@ export class TokenStore {
       explicit_max_ttl: e.explicit_max_ttl,
       id: caller.token,
       issue_time: goTime(e.creation_time * 1000),
+      // handleLookup shows the lease's last renewal once there is one.
+      ...(e.last_renewal_ms === undefined
+        ? {}
+        : { last_renewal: goTime(e.last_renewal_ms), last_renewal_time: Math.floor(e.last_renewal_ms / 1000) }),
       meta: e.meta,
       num_uses: e.num_uses,
       orphan: e.orphan,

@@ -6,8 +6,8 @@ export type Reply =
   | { kind: 'data'; data: JsonObject; warnings?: string[] }
   /** 204, or 200 with the envelope when there are warnings. */
   | { kind: 'empty'; warnings?: string[] }
-  /** 200 with the envelope's auth block (logins). */
-  | { kind: 'auth'; auth: JsonObject; warnings?: string[] }
+  /** 200 with the envelope's auth block (logins); `data` null unless the handler made a map. */
+  | { kind: 'auth'; auth: JsonObject; warnings?: string[]; data?: JsonObject }
   /** A body without the envelope (sys/health). */
   | { kind: 'raw'; status: number; body: JsonValue };
 
@@ -35,6 +35,23 @@ export function written(warnings: string[], ignored: string[]): Reply {
 export function keyList(keys: string[]): Reply {
   if (keys.length === 0) throw notFound();
   return ok({ keys });
+}
+
+/**
+ * sdk/framework/backend.go HandleRequest: body members the path's fields do not name are warned
+ * about (`%v` of the sorted names), but only on a response the handler made: a handler that
+ * answers nothing (a 204) stays a 204.
+ */
+export function withIgnoredWarning(reply: Reply, ignored: readonly string[]): Reply {
+  if (ignored.length === 0 || reply.kind === 'raw') return reply;
+  if (reply.kind === 'empty' && !reply.warnings?.length) return reply;
+  const warning = `Endpoint ignored these unrecognized parameters: [${[...ignored].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(' ')}]`;
+  return { ...reply, warnings: [...(reply.warnings ?? []), warning] };
+}
+
+/** The members of a body that are none of the path's fields. */
+export function unknownMembers(body: Readonly<Record<string, unknown>>, fields: readonly string[]): string[] {
+  return Object.keys(body).filter((k) => !fields.includes(k));
 }
 
 /** An error answer: `{"errors": [...]}` with the status. */

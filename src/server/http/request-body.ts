@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonObject, type JsonObject } from '../util/json.js';
+import { goDecodeExtent, goJsonKind } from './go-json.js';
 import { ApiError, badRequest } from './reply.js';
 
 /** The service's default `max_request_size` (hashicorp/vault http/handler.go, DefaultMaxRequestSize). */
@@ -45,7 +46,7 @@ export class RequestBody {
       throw badRequest('failed to read the request body'); // the client went away: not a server fault
     }
     if (!res.headersSent) res.removeHeader('Connection'); // read whole: the connection may stay
-    return parseJsonObject(size === 0 ? '' : (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
+    return parseJsonObject(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   }
 }
 
@@ -61,16 +62,25 @@ function closesWhenUnread(req: IncomingMessage): boolean {
   return Number(req.headers['content-length'] ?? 0) > MAX_UNREAD_BODY_DISCARDED;
 }
 
-function parseJsonObject(text: string): JsonObject {
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // JSON.parse's message quotes the body, which may hold a secret (a PIN, a bindpass).
-    throw badRequest('failed to parse JSON input: the body is not valid JSON');
+/**
+ * The body as one JSON object (http/go-json.ts reads it as Go's decoder does, errors and all);
+ * empty, white space or `null` is no members. Vault answers a body it cannot decode with
+ * `failed to parse JSON input: ` and the decoder's error (http/handler.go parseJSONRequest).
+ */
+function parseJsonObject(bytes: Buffer): JsonObject {
+  const extent = goDecodeExtent(bytes);
+  switch (extent.kind) {
+    case 'empty':
+      return {};
+    case 'error':
+      throw badRequest(`failed to parse JSON input: ${extent.message}`);
+    case 'value':
+      break;
   }
-  if (!isJsonObject(parsed)) throw badRequest('failed to parse JSON input: the body must be a JSON object');
+  // Go's scanner found one valid JSON value here, so JSON.parse takes it.
+  const parsed: unknown = JSON.parse(bytes.subarray(extent.first, extent.end).toString('utf8'));
+  if (parsed === null) return {};
+  if (!isJsonObject(parsed)) throw badRequest(`failed to parse JSON input: json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type map[string]interface {}`);
   return parsed;
 }
 

@@ -46,7 +46,7 @@ export function requestTarget(url: string, namespaceHeader: string | string[] | 
   const namespace = headerNamespace(namespaceHeader);
   if (namespace === undefined) return refused(400, 'the X-Vault-Namespace header does not name a namespace');
   const path = namespace === '' ? decoded : decoded === '' ? namespace : `${namespace}/${decoded}`;
-  // Decoded as `path` is (bytes that are not UTF-8 held, never a throw); the whole path decoded above.
+  // Decoded as `decoded` is (a byte that is not UTF-8 held, not thrown on); every escape is valid here.
   const urlPath = rawPath.split('/').map((segment) => decodePathBytes(segment) ?? segment).join('/');
   return { kind: 'path', path, urlPath, query: new URLSearchParams(rawQuery) };
 }

@@ -13,7 +13,7 @@ export function sendReply(res: ServerResponse, reply: Reply, dataAtTop = false):
       if (!reply.warnings?.length) return sendNoContent(res);
       return sendJson(res, 200, envelope(null, null, reply.warnings));
     case 'auth':
-      return sendJson(res, 200, envelope(null, reply.auth, reply.warnings));
+      return sendJson(res, 200, envelope(reply.data ?? null, reply.auth, reply.warnings));
     case 'data': {
       const body = envelope(reply.data, null, reply.warnings);
       return sendJson(res, 200, dataAtTop ? { ...reply.data, ...body } : body);

@@ -1,8 +1,7 @@
 import type { ApiRequest } from '../http/api-request.js';
-import { keyList, noContent, notFound, ok, written, type Reply } from '../http/reply.js';
+import { keyList, noContent, notFound, ok, unknownMembers, withIgnoredWarning, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
 import { toList } from '../util/fields.js';
-import type { JsonObject } from '../util/json.js';
 import { normalisePolicies, sortedUnique } from '../util/lists.js';
 import { applyConfigWrite } from './config-write.js';
 import { configView, configWarnings } from './config-view.js';
@@ -43,7 +42,8 @@ async function writeConfig(req: ApiRequest): Promise<Reply> {
   const store = mountStore(req);
   const { config, ignored } = applyConfigWrite(store.config(), req.body);
   await store.putConfig(config);
-  return written(configWarnings(config), ignored);
+  // path_config.go pathConfigWrite answers only its filter warnings (else nothing, a 204).
+  return withIgnoredWarning(noContent(configWarnings(config)), ignored);
 }
 
 /** Group and user names are case-insensitive (stored lower-cased) unless case_sensitive_names. */
@@ -63,7 +63,8 @@ async function writeGroup(req: ApiRequest): Promise<Reply> {
   const store = mountStore(req);
   const policies = normalisePolicies(toList('policies', req.body.policies));
   await store.putGroup(entryName(req, store), { policies });
-  return written([], unknownMembers(req.body, ['name', 'policies']));
+  // pathGroupWrite answers nothing: the framework's warning has no response to go on.
+  return withIgnoredWarning(noContent(), unknownMembers(req.body, ['name', 'policies']));
 }
 
 /** The name as given, not lower-cased: the service deletes `group/<raw name>` (path_groups.go pathGroupDelete). */
@@ -86,7 +87,7 @@ async function writeUser(req: ApiRequest): Promise<Reply> {
   const policies = normalisePolicies(toList('policies', req.body.policies));
   const groups = sortedUnique(toList('groups', req.body.groups), !caseSensitive);
   await store.putUser(entryName(req, store), { policies, groups });
-  return written([], unknownMembers(req.body, ['name', 'policies', 'groups']));
+  return withIgnoredWarning(noContent(), unknownMembers(req.body, ['name', 'policies', 'groups']));
 }
 
 /** The name as given, as for groups (path_users.go pathUserDelete). */
@@ -95,10 +96,3 @@ async function deleteUser(req: ApiRequest): Promise<Reply> {
   await store.deleteUser(req.params.name!);
   return noContent();
 }
-
-function unknownMembers(body: JsonObject, known: string[]): string[] {
-  return Object.keys(body)
-    .filter((k) => !known.includes(k))
-    .sort();
-}
-

@@ -62,7 +62,6 @@ const FIELD_KINDS: Record<keyof LdapConfig, FieldKind> = {
 };
 
 const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'];
-const DEREFERENCE_ALIASES = ['never', 'finding', 'searching', 'always'];
 const TOKEN_TYPES = ['', 'default', 'service', 'batch'];
 const ROTATION_SCHEMAS = ['openldap', 'ad', 'racf'];
 const ROTATION_CREDENTIAL_TYPES = ['password', 'phrase'];
@@ -85,8 +84,8 @@ export function applyConfigWrite(existing: LdapConfig, body: JsonObject): Config
     const kind = FIELD_KINDS[field as keyof LdapConfig];
     if (kind === undefined) ignored.push(field);
     else if (isWriteOnly(field) && typeof raw !== 'string') {
-      // Said without the value: it is a secret.
-      throw new FieldError(field, 'expected a string');
+      // Said without the value (the service would quote it): it is a secret.
+      throw new FieldError(field, '(sensitive)', 'expected a string');
     } else config[field] = convert(field, kind, raw);
   }
   // `policies` is the deprecated name of token_policies: token_policies wins, both read alike.
@@ -121,7 +120,7 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
       try {
         return trimmedList(raw);
       } catch (err) {
-        throw new FieldError(field, (err as Error).message);
+        throw new FieldError(field, raw, (err as Error).message);
       }
     case 'tokenType': {
       // tokenutil: "" and "default" are both the mount's default, read back as "default".
@@ -145,9 +144,6 @@ function validate(cfg: LdapConfig, body: JsonObject): void {
   if (!TLS_VERSIONS.includes(cfg.tls_max_version)) throw badRequest("invalid 'tls_max_version'");
   if (cfg.tls_max_version < cfg.tls_min_version) {
     throw badRequest("'tls_max_version' must be greater than or equal to 'tls_min_version'");
-  }
-  if (!DEREFERENCE_ALIASES.includes(cfg.dereference_aliases)) {
-    throw badRequest(`invalid 'dereference_aliases' value "${cfg.dereference_aliases}"`);
   }
   if ('userfilter' in body && cfg.userfilter !== '') {
     const problem = filterTemplateError(cfg.userfilter);

@@ -34,7 +34,12 @@ export interface LdapConfig {
   groupdn: string;
   groupattr: string;
   username_as_alias: boolean;
-  dereference_aliases: 'never' | 'finding' | 'searching' | 'always';
+  /**
+   * Stored as given: the field's allowed values are documentation only (sdk/framework field_data.go
+   * Validate does not check them); searches read an unknown one as `never` (ldaputil/client.go
+   * ldapDerefAliasMap; adapters/ldap/search.ts).
+   */
+  dereference_aliases: string;
   max_page_size: number;
   token_ttl: number;
   token_max_ttl: number;

@@ -40,8 +40,9 @@ export class LdapMountStore {
     return this.store.get(`${this.prefix}group/${name}`) as LocalGroup | undefined;
   }
 
+  /** Every group, however deep its name (`a/b`): path_groups.go pathGroupList collects keys. */
   groupNames(): string[] {
-    return this.store.list(`${this.prefix}group/`);
+    return this.collectKeys('group/');
   }
 
   async putGroup(name: string, group: LocalGroup): Promise<void> {
@@ -56,8 +57,9 @@ export class LdapMountStore {
     return this.store.get(`${this.prefix}user/${name}`) as LocalUser | undefined;
   }
 
+  /** Every user, as groupNames (path_users.go pathUserList). */
   userNames(): string[] {
-    return this.store.list(`${this.prefix}user/`);
+    return this.collectKeys('user/');
   }
 
   async putUser(name: string, user: LocalUser): Promise<void> {
@@ -66,5 +68,24 @@ export class LdapMountStore {
 
   async deleteUser(name: string): Promise<void> {
     await this.store.delete(`${this.prefix}user/${name}`);
+  }
+
+  /**
+   * logical.CollectKeysWithPrefix (sdk/logical/storage.go): every key below `folder` of this
+   * mount, relative to it, in ScanView's order: a folder's entries as listed, its sub-folders
+   * after, depth first from the last one.
+   */
+  private collectKeys(folder: string): string[] {
+    const base = this.prefix + folder;
+    const keys: string[] = [];
+    const frontier = [''];
+    while (frontier.length > 0) {
+      const current = frontier.pop()!;
+      for (const child of this.store.list(base + current)) {
+        if (child.endsWith('/')) frontier.push(current + child);
+        else keys.push(current + child);
+      }
+    }
+    return keys;
   }
 }

@@ -61,6 +61,8 @@ async function login(req: ApiRequest): Promise<Reply> {
   const outcomeWarnings = (outcome as { warnings?: string[] }).warnings ?? [];
   return {
     kind: 'auth',
+    // backend.go Login answers a Response whose Data is an empty map: `data: {}`.
+    data: {},
     warnings: [...outcomeWarnings, ...warnings],
     auth: authBlock(token, entry, ttl),
   };

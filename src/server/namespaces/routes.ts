@@ -1,5 +1,5 @@
 import type { ApiRequest } from '../http/api-request.js';
-import { badRequest, noContent, notFound, ok, type Reply } from '../http/reply.js';
+import { badRequest, noContent, notFound, ok, unknownMembers, withIgnoredWarning, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
 import { toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
@@ -48,7 +48,10 @@ async function create(req: ApiRequest): Promise<Reply> {
   const namespace = target(req);
   const names = registry(req);
   if (!names.exists(parentOf(namespace))) throw badRequest(`parent namespace of "${namespace}/" does not exist`);
-  return ok(view(await names.put(namespace, metadataOf(req.body.custom_metadata))));
+  const created = ok(view(await names.put(namespace, metadataOf(req.body.custom_metadata))));
+  // sys/ is a framework backend (sdk/framework/backend.go HandleRequest): body members that are
+  // not the path's fields are warned about on the answer.
+  return withIgnoredWarning(created, unknownMembers(req.body, ['path', 'custom_metadata']));
 }
 
 /** Refused while it has child namespaces; everything stored in it goes with it, its tokens too. */

@@ -1,5 +1,5 @@
 import { badRequest } from '../http/reply.js';
-import { toBool, toStr } from '../util/fields.js';
+import { toBool, toKvPairs, toStr } from '../util/fields.js';
 import { isJsonObject, type JsonObject } from '../util/json.js';
 import type { MountEntry, NewMount } from './mount-table.js';
 import { applyTune } from './mount-view.js';
@@ -7,9 +7,10 @@ import { applyTune } from './mount-view.js';
 /** The body of `POST sys/auth/:path` and `POST sys/mounts/:path`. */
 export function parseNewMount(body: JsonObject): NewMount {
   const type = toStr('type', body.type ?? '').trim();
-  if (type === '') throw badRequest('backend type must be specified');
-  const options = body.options ?? null;
-  if (options !== null && !isJsonObject(options)) throw badRequest('options must be an object');
+  // vault/logical_system.go handleEnableAuth and handleMount.
+  if (type === '') throw badRequest('backend type must be specified as a string');
+  // `options` is a TypeKVPairs field: absent, its zero value, an empty map (shown as `{}`).
+  const options = body.options === undefined ? {} : toKvPairs('options', body.options);
   const config = body.config ?? {};
   if (!isJsonObject(config)) throw badRequest('config must be an object');
   // The mount's config takes the same members as a tune.
@@ -19,7 +20,7 @@ export function parseNewMount(body: JsonObject): NewMount {
     description: toStr('description', body.description ?? ''),
     local: toBool('local', body.local ?? false),
     seal_wrap: toBool('seal_wrap', body.seal_wrap ?? false),
-    options: options && Object.fromEntries(Object.entries(options).map(([k, v]) => [k, toStr(`options.${k}`, v)])),
+    options,
     config: tuned.config,
   };
 }

@@ -2,7 +2,7 @@ import type { KvStore } from '../storage/kv-store.js';
 import type { StoreOp } from '../storage/journal.js';
 import type { JsonObject } from '../util/json.js';
 import { randomHex, newUuid } from '../util/random.js';
-import { ApiError, badRequest } from '../http/reply.js';
+import { badRequest } from '../http/reply.js';
 
 export type MountKind = 'auth' | 'secret';
 
@@ -111,9 +111,11 @@ export class MountTable {
     if (RESERVED_TYPES.has(spec.type)) throw badRequest(`cannot mount a new "${spec.type}" backend`);
     const entries = this.list(kind);
     const clash = entries.find((m) => normalised.startsWith(m.path) || m.path.startsWith(normalised));
-    // vault/auth.go enableCredentialInternal and vault/mount.go mountInternal: a CodedError(409)
-    // (OpenBao answers 400 here; Vault's source is the authority).
-    if (clash) throw new ApiError(409, [`path is already in use at ${clash.path}`]);
+    // vault/auth.go enableCredentialInternal and vault/mount.go mountInternal return a
+    // CodedError(409), but logical_system.go handleError answers it with an error response too,
+    // and sdk/logical/response_util.go RespondErrorCommon then answers that response's text with
+    // 400: the coded error, and its 409, never reach the client.
+    if (clash) throw badRequest(`path is already in use at ${clash.path}`);
     const entry = newEntry(kind, normalised, spec);
     await this.store.put(this.tableKey(kind), [...entries, entry] as unknown as JsonObject[]);
     return entry;

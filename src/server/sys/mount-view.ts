@@ -27,7 +27,7 @@ export function mountListing(mount: MountEntry): JsonObject {
   if (mount.config.allowed_managed_keys.length > 0) config.allowed_managed_keys = mount.config.allowed_managed_keys;
   // mountInfo: passthrough_request_headers only when set.
   if (mount.config.passthrough_request_headers?.length) config.passthrough_request_headers = mount.config.passthrough_request_headers;
-  if (mount.kind === 'auth') config.token_type = 'default-service';
+  if (mount.kind === 'auth') config.token_type = authTokenType(mount);
   const deprecation: JsonObject = REGISTRY_TYPES.has(mount.type) ? { deprecation_status: 'supported' } : {};
   return {
     ...deprecation,
@@ -46,6 +46,16 @@ export function mountListing(mount: MountEntry): JsonObject {
   };
 }
 
+/**
+ * An auth mount's token_type (entry.Config.TokenType): an enabled method's is default-service
+ * (handleEnableAuth: "" is TokenTypeDefaultService), and so is the root's token method's
+ * (vault/auth.go setupCredentials sets it on `token` only); a namespace's `ns_token` keeps the
+ * zero value, TokenTypeDefault, shown `default`.
+ */
+function authTokenType(mount: MountEntry): string {
+  return mount.type === 'ns_token' ? 'default' : 'default-service';
+}
+
 /** Keyed by path, in path order (the service's JSON maps come out sorted). */
 export function mountsListing(mounts: MountEntry[]): JsonObject {
   const sorted = [...mounts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -61,8 +71,8 @@ export function tuneView(mount: MountEntry): JsonObject {
     force_no_cache: mount.config.force_no_cache,
   };
   if (mount.config.allowed_managed_keys.length > 0) view.allowed_managed_keys = mount.config.allowed_managed_keys;
-  if (mount.options) view.options = mount.options;
-  if (mount.kind === 'auth') view.token_type = 'default-service';
+  if (mount.options && Object.keys(mount.options).length > 0) view.options = mount.options; // handleTuneReadCommon: len(Options) > 0
+  if (mount.kind === 'auth') view.token_type = authTokenType(mount);
   return view;
 }
 

@@ -22,14 +22,15 @@ const loginAlice: Step = { method: 'POST', path: 'auth/ldap/login/alice', token:
 export const LDAP_LOGIN_FACTS: readonly Fact[] = [
   {
     says: 'a login answers the auth block as the service shapes it: sanitised policies, metadata, no empty identity_policies',
-    source: `${PATH_LOGIN_GO} (pathLogin), sdk/logical HTTPAuth (identity_policies omitempty), ${'sdk/helper/policyutil/policyutil.go'} (SanitizePolicies at token creation)`,
+    source: `${PATH_LOGIN_GO} (pathLogin), builtin/credential/ldap/backend.go (Login: Data an empty map), sdk/logical HTTPAuth (identity_policies omitempty), ${'sdk/helper/policyutil/policyutil.go'} (SanitizePolicies at token creation)`,
     directory: true,
     setup: [enableLdap, configure({ token_policies: 'Dev, ops,Dev', token_ttl: '1h' }), { method: 'POST', path: 'auth/ldap/users/alice', body: { policies: 'oncall' } }],
     request: loginAlice,
     expect: {
       status: 200,
       body: {
-        data: null,
+        // builtin/credential/ldap/backend.go Login: its response's Data is an empty map.
+        data: {},
         auth: {
           client_token: expect.stringMatching(/^hvs\./),
           accessor: expect.any(String),

@@ -12,6 +12,55 @@ const readConfig: Step = { method: 'GET', path: 'auth/ldap/config' };
 
 export const LDAP_FACTS: readonly Fact[] = [
   {
+    says: "#22: a filter template is lexed as Go's text/template: a lone '}' after a field is a bad character",
+    source: `${CONFIG_GO} (NewConfigEntry: template.New("queryTemplate").Parse), golang/go text/template/parse/lex.go (lexFieldOrVariable)`,
+    setup: [enableLdap],
+    request: writeConfig({ userfilter: '({{.UserAttr}}={{.Username}' }),
+    expect: { status: 400, body: { errors: ["invalid userfilter: template: queryTemplate:1: bad character U+007D '}'"] } },
+  },
+  {
+    says: '#22: dereference_aliases is stored as given: its allowed values are not enforced',
+    source: `${CONFIG_GO} (NewConfigEntry: cfg.DerefAliases = d.Get("dereference_aliases")), sdk/framework/field_data.go (Validate checks no AllowedValues)`,
+    setup: [enableLdap, writeConfig({ dereference_aliases: 'sometimes' })],
+    request: readConfig,
+    expect: { status: 200, body: { data: { dereference_aliases: 'sometimes' } } },
+  },
+  {
+    says: '#22: a config write answers nothing, so unknown members are dropped without a warning',
+    source: `${PATH_CONFIG_GO} (pathConfigWrite returns nil), sdk/framework/backend.go (HandleRequest: the warning only on a response)`,
+    setup: [enableLdap],
+    request: writeConfig({ url: 'ldap://x', nope: 1 }),
+    expect: { status: 204, noBody: true },
+  },
+  {
+    says: '#22: groups are listed by every key under group/, however deep: a/b is a/b',
+    source: 'builtin/credential/ldap/path_groups.go (pathGroupList: logical.CollectKeysWithPrefix), sdk/logical/storage.go (ScanView)',
+    setup: [enableLdap, { method: 'POST', path: 'auth/ldap/groups/a/b', body: { policies: 'p' } }, { method: 'POST', path: 'auth/ldap/groups/c', body: { policies: 'p' } }],
+    request: { method: 'LIST', path: 'auth/ldap/groups' },
+    expect: { status: 200, body: { data: { keys: ['c', 'a/b'] } } },
+  },
+  {
+    says: '#22: users are listed the same way',
+    source: 'builtin/credential/ldap/path_users.go (pathUserList: logical.CollectKeysWithPrefix)',
+    setup: [enableLdap, { method: 'POST', path: 'auth/ldap/users/ou/alice', body: { policies: 'p' } }],
+    request: { method: 'LIST', path: 'auth/ldap/users' },
+    expect: { status: 200, body: { data: { keys: ['ou/alice'] } } },
+  },
+  {
+    says: "#22: a comma-list field given an object is refused in mapstructure's words, the value printed as Go's %v",
+    source: 'sdk/framework/field_data.go (Validate: "error converting input %v"), go-secure-stdlib parseutil.ParseCommaStringSlice, mitchellh/mapstructure (decodeSlice lifts a value; Error)',
+    setup: [enableLdap],
+    request: { method: 'POST', path: 'auth/ldap/groups/admins', body: { policies: { a: 1 } } },
+    expect: {
+      status: 400,
+      body: {
+        errors: [
+          "Field validation failed: error converting input map[a:1] for field \"policies\": 1 error(s) decoding:\n\n* '[0]' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[a:1]'",
+        ],
+      },
+    },
+  },
+  {
     says: 'a config never written reads back with the default filter templates and the fields of ConfigEntry',
     source: `${CONFIG_GO} (ConfigFields defaults, PasswordlessMap), ${PATH_CONFIG_GO} (Config, pathConfigRead)`,
     setup: [enableLdap],

@@ -27,11 +27,11 @@ export const NAME_FACTS: readonly Fact[] = [
     expect: { status: 200, body: { data: { keys: ['admins'] } } },
   },
   {
-    says: 'a mount inside another mount, or one holding another, is refused with 409 (OpenBao 2.6.2 answers 400)',
-    source: `${AUTH_GO}: logical.CodedError(409), vault/logical_system.go handleError`,
+    says: 'a mount inside another mount, or one holding another, is refused with 400: the 409 of the coded error is lost to the error response',
+    source: `${AUTH_GO}: logical.CodedError(409), vault/logical_system.go handleError (an ErrorResponse with the error), sdk/logical/response_util.go (RespondErrorCommon: an error response is a 400 with its own text; RespondError reads no code from it)`,
     setup: [enable('team/ldap')],
     request: enable('team'),
-    expect: { status: 409, body: { errors: ['path is already in use at team/ldap/'] } },
+    expect: { status: 400, body: { errors: ['path is already in use at team/ldap/'] } },
   },
   {
     says: 'a mount path holding a byte that is not UTF-8 is enabled, and listed with U+FFFD in its place',

@@ -7,6 +7,19 @@ const createTeamA: Step = { method: 'POST', path: 'sys/namespaces/team-a' };
 
 export const NAMESPACE_FACTS: readonly Fact[] = [
   {
+    says: "#22: a namespace's token method shows token_type default: only the root's `token` mount is set to default-service",
+    source: 'vault/auth.go (setupCredentials: entry.Config.TokenType = TokenTypeDefaultService for mountTypeToken only), vault/logical_system.go (mountInfo: Config.TokenType.String())',
+    setup: [createTeamA],
+    request: { method: 'GET', path: 'team-a/sys/auth' },
+    expect: { status: 200, body: { data: { 'token/': { type: 'ns_token', config: { token_type: 'default' } } } } },
+  },
+  {
+    says: '#22: namespace creation warns of body members that are none of its fields',
+    source: `sdk/framework/backend.go (HandleRequest: "Endpoint ignored these unrecognized parameters"), ${NAMESPACES_DOC} (path, custom_metadata)`,
+    request: { method: 'POST', path: 'sys/namespaces/team-u', body: { nope: 1 } },
+    expect: { status: 200, body: { warnings: ['Endpoint ignored these unrecognized parameters: [nope]'] } },
+  },
+  {
     says: 'a namespace is created through sys/namespaces and read back with its id and path',
     source: `${NAMESPACES_DOC} (Create namespace, Read namespace information)`,
     setup: [createTeamA],

@@ -8,7 +8,46 @@ const DR = 'sys/replication/dr';
 
 const enableLdap: Step = { method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } };
 
+const PARSE_JSON = 'http/handler.go (parseJSONRequest: jsonutil.DecodeJSONFromReader, "failed to parse JSON input: %w"), Go encoding/json';
+
 export const SYS_FACTS: readonly Fact[] = [
+  {
+    says: '#22: a body that is not JSON is refused with Go\'s decoder error',
+    source: `${PARSE_JSON} scanner.go (SyntaxError)`,
+    request: { method: 'POST', path: 'sys/auth/badjson', rawBody: 'policies=default' },
+    expect: { status: 400, body: { errors: ["failed to parse JSON input: invalid character 'p' looking for beginning of value"] } },
+  },
+  {
+    says: '#22: a body cut short is io.ErrUnexpectedEOF',
+    source: `${PARSE_JSON} stream.go (Decoder.readValue: io.ErrUnexpectedEOF)`,
+    request: { method: 'POST', path: 'sys/auth/badjson', rawBody: '{"type": "ldap"' },
+    expect: { status: 400, body: { errors: ['failed to parse JSON input: unexpected EOF'] } },
+  },
+  {
+    says: '#22: a JSON body that is not an object cannot be decoded into the request\'s map',
+    source: `${PARSE_JSON} decode.go (UnmarshalTypeError)`,
+    request: { method: 'POST', path: 'sys/auth/badjson', rawBody: '["ldap"]' },
+    expect: { status: 400, body: { errors: ['failed to parse JSON input: json: cannot unmarshal array into Go value of type map[string]interface {}'] } },
+  },
+  {
+    says: '#22: the decoder reads one JSON value: what follows it is not looked at',
+    source: `${PARSE_JSON} stream.go (Decoder.Decode reads the next value only)`,
+    request: { method: 'POST', path: 'sys/auth/trailing', rawBody: '{"type": "ldap"} and more' },
+    expect: { status: 204 },
+  },
+  {
+    says: '#22: enabling an auth method without a type is refused',
+    source: `${LOGICAL_SYSTEM_GO} (handleEnableAuth: "backend type must be specified as a string")`,
+    request: { method: 'POST', path: 'sys/auth/notype', body: {} },
+    expect: { status: 400, body: { errors: ['backend type must be specified as a string'] } },
+  },
+  {
+    says: '#22: an auth method enabled without options has an empty options map',
+    source: `${LOGICAL_SYSTEM_GO} (handleEnableAuth: data.Get("options"), TypeKVPairs' zero value is an empty map; mountInfo "options")`,
+    setup: [enableLdap],
+    request: { method: 'GET', path: 'sys/auth/ldap' },
+    expect: { status: 200, body: { data: { options: {} } } },
+  },
   {
     says: 'sys/health answers 200 to any client on an active node',
     source: `${HEALTH_GO} (getSysHealth), ${HEALTH_DOC}`,

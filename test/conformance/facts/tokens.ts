@@ -13,7 +13,83 @@ const createChild: Step = {
   capture: { child: 'auth.client_token', childAccessor: 'auth.accessor' },
 };
 
+const createBody = (body: Record<string, unknown>): Step => ({ method: 'POST', path: 'auth/token/create', body });
+
 export const TOKEN_FACTS: readonly Fact[] = [
+  {
+    says: '#22: token create takes policies as a string slice: a comma text is one policy, and a policy the store lacks is warned about',
+    source: `${TOKEN_STORE_GO} (create's "policies" is framework.TypeStringSlice; handleCreateCommon: "Policy %q does not exist"), sdk/framework/field_data.go (TypeStringSlice: mapstructure.WeakDecode)`,
+    request: createBody({ policies: 'default,Ops ,dev', ttl: 600 }),
+    expect: {
+      status: 200,
+      body: { auth: { policies: ['default', 'default,ops ,dev'] }, warnings: ['Policy "default,ops ,dev" does not exist'] },
+    },
+  },
+  {
+    says: '#22: token create warns of each policy that does not exist, in the token\'s order',
+    source: `${TOKEN_STORE_GO} (handleCreateCommon: te.Policies, GetPolicy, "Policy %q does not exist")`,
+    request: createBody({ policies: ['Dev', 'ops'] }),
+    expect: { status: 200, body: { warnings: ['Policy "dev" does not exist', 'Policy "ops" does not exist'] } },
+  },
+  {
+    says: '#22: token create parses its ttl itself: a bad one is refused with the parser\'s words only',
+    source: `${TOKEN_STORE_GO} (create's "ttl" is framework.TypeString; handleCreateCommon: parseutil.ParseDurationSecond, ErrorResponse(err.Error()))`,
+    request: createBody({ ttl: 'soon' }),
+    expect: { status: 400, body: { errors: ['time: invalid duration "soon"'] } },
+  },
+  {
+    says: '#22: token create refuses a negative ttl',
+    source: `${TOKEN_STORE_GO} (handleCreateCommon: "ttl must be positive")`,
+    request: createBody({ ttl: '-5m' }),
+    expect: { status: 400, body: { errors: ['ttl must be positive'] } },
+  },
+  {
+    says: '#22: token create refuses a token type it does not know',
+    source: `${TOKEN_STORE_GO} (handleCreateCommon: "invalid 'token_type' value")`,
+    request: createBody({ type: 'nope' }),
+    expect: { status: 400, body: { errors: ["invalid 'token_type' value"] } },
+  },
+  {
+    says: '#22: token create takes meta as key=value pairs too',
+    source: `${TOKEN_STORE_GO} (create's "meta" is framework.TypeKVPairs), sdk/framework/field_data.go (TypeKVPairs: a list of k=v texts)`,
+    request: createBody({ meta: 'owner=ops', policies: ['default'] }),
+    expect: { status: 200, body: { auth: { metadata: { owner: 'ops' } } } },
+  },
+  {
+    says: '#22: token create warns of body members that are none of its fields',
+    source: 'sdk/framework/backend.go (HandleRequest: "Endpoint ignored these unrecognized parameters")',
+    request: createBody({ policies: ['default'], nope: 1 }),
+    expect: { status: 200, body: { warnings: ['Endpoint ignored these unrecognized parameters: [nope]'] } },
+  },
+  {
+    says: '#22: a typed field that does not convert is refused naming the value as Go prints it',
+    source: 'sdk/framework/field_data.go (Validate: "error converting input %v for field %q"), sdk/framework/backend.go (HandleRequest: "Field validation failed")',
+    request: createBody({ num_uses: 'many' }),
+    expect: {
+      status: 400,
+      body: { errors: ['Field validation failed: error converting input many for field "num_uses": cannot parse \'\' as int: strconv.ParseInt: parsing "many": invalid syntax'] },
+    },
+  },
+  {
+    says: '#22: auth/token/lookup refuses a null token before the handler runs',
+    source: 'vault/request_handling.go (auth/token/lookup: `token == nil` is "invalid token", ErrPermissionDenied)',
+    request: { method: 'POST', path: 'auth/token/lookup', body: { token: null } },
+    expect: { status: 403, body: { errors: ['invalid token'] } },
+  },
+  {
+    says: '#22: a renewed token looks itself up with last_renewal and last_renewal_time',
+    source: `${TOKEN_STORE_GO} (handleLookup: leaseTimes.LastRenewalTime)`,
+    setup: [createChild, { method: 'POST', path: 'auth/token/renew-self', token: { captured: 'child' }, body: { increment: '30m' } }],
+    request: { method: 'GET', path: 'auth/token/lookup-self', token: { captured: 'child' } },
+    expect: { status: 200, body: { data: { last_renewal: expect.stringMatching(/^\d{4}-/), last_renewal_time: expect.any(Number) } } },
+  },
+  {
+    says: '#22: a token never renewed looks itself up without last_renewal',
+    source: `${TOKEN_STORE_GO} (handleLookup: only when LastRenewalTime is set)`,
+    setup: [createChild],
+    request: { method: 'GET', path: 'auth/token/lookup-self', token: { captured: 'child' } },
+    expect: { status: 200, absent: ['data.last_renewal', 'data.last_renewal_time'] },
+  },
   {
     says: 'auth/token/create answers the auth block: the policies with default, the lease, a renewable service token',
     source: `${TOKEN_STORE_GO} (handleCreateCommon), sdk/logical HTTPAuth, ${TOKEN_DOC}`,

@@ -56,7 +56,7 @@ describe('issued token', () => {
     const res = await login();
     expect(res.status).toBe(200);
     const { auth } = res.body;
-    expect(res.body.data).toBeNull();
+    expect(res.body.data).toEqual({}); // backend.go Login's response carries an empty Data map
     expect(auth).toMatchObject({
       policies: ['base', 'default', 'extra-pol', 'own', 'staff-pol'],
       token_policies: ['base', 'default', 'extra-pol', 'own', 'staff-pol'],
