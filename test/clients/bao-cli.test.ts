@@ -237,7 +237,14 @@ describe('#22.4 the bao CLI against serve prints what it prints against the real
       { args: ['read', 'auth/ldap/users/alice'] },
       { args: ['read', '-format=json', 'auth/ldap/users/alice'] },
       { args: ['read', 'auth/ldap/groups/nobody'] },
-      { args: ['write', 'auth/ldap/config', 'token_ttl=soon'] },
+      {
+        args: ['write', 'auth/ldap/config', 'token_ttl=soon'],
+        known: {
+          real: ['* Field validation failed: error converting input for field "token_ttl": time: invalid duration "soon"'],
+          emulated: ['* Field validation failed: error converting input soon for field "token_ttl": time: invalid duration "soon"'],
+          because: 'Vault names the value in a conversion error (sdk/framework/field_data.go: "error converting input %v for field %q"); OpenBao dropped it. See docs/real-server-differences.md',
+        },
+      },
       { args: ['write', 'auth/ldap/groups/ops', 'policies=ops', 'nonsense=1'] },
       { args: ['delete', 'auth/ldap/config'] },
       { args: ['delete', 'auth/ldap/groups/devs'] },
@@ -334,10 +341,10 @@ describe("#22.4 what serve answers so that the CLI prints the service's output",
     expect(await fixtures().emulator.raw('GET', 'sys/managed-keys/pkcs11')).toEqual({ status: 405, body: { errors: ['1 error occurred:\n\t* unsupported operation\n\n'] } });
   });
 
-  it('a field that does not convert fails the whole request before its handler (sdk/framework/backend.go HandleRequest, field_data.go Validate)', async () => {
+  it('token create parses its own ttl and answers the parser\'s words (vault/token_store.go handleCreateCommon)', async () => {
     expect(await fixtures().emulator.raw('POST', 'auth/token/create', { ttl: 'soon' })).toEqual({
       status: 400,
-      body: { errors: ['Field validation failed: error converting input for field "ttl": time: invalid duration "soon"'] },
+      body: { errors: ['time: invalid duration "soon"'] },
     });
   });
 });

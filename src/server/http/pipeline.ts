@@ -138,8 +138,8 @@ function answerFailure(deps: PipelineDeps, req: IncomingMessage, res: ServerResp
     return;
   }
   if (err instanceof ApiError) return sendErrors(res, err.status, err.errors);
-  // sdk/framework/backend.go HandleRequest wraps FieldData.Validate's error (util/fields.ts).
-  if (err instanceof FieldError) return sendErrors(res, 400, [`Field validation failed: ${err.message}`]);
+  // Worded as sdk/framework/backend.go HandleRequest wraps FieldData.Validate's error (util/fields.ts).
+  if (err instanceof FieldError) return sendErrors(res, 400, [err.message]);
   if (err instanceof TokenUsedUp) return sendErrors(res, 403, ['permission denied']);
   if (err instanceof StorageKeyError) return sendErrors(res, 500, [err.message]);
   const path = (req.url ?? '').split('?')[0];

@@ -9,7 +9,8 @@ import { goTrimSpace, numberText, readBool, readCommaList, readDuration, readInt
  */
 export class FieldError extends Error {
   constructor(field: string, value: unknown, reason: string) {
-    super(`error converting input ${goValueText(value)} for field "${field}": ${reason}`);
+    // sdk/framework/backend.go HandleRequest wraps what FieldData.Validate returns.
+    super(`Field validation failed: error converting input ${goValueText(value)} for field "${field}": ${reason}`);
   }
 }
 

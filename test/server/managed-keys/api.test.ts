@@ -245,7 +245,7 @@ describe('validation: every problem at once', () => {
   it('conversion errors never echo a secret, and a bad secret is not also reported missing', async () => {
     expect(await problems('pkcs11', pkcs11({ pin: 424242, allow_store_key: 'yes', usages: 'sign,bogus' }))).toEqual([
       'pin must be a string',
-      'Field validation failed: error converting input for field "allow_store_key": cannot parse \'\' as bool: strconv.ParseBool: parsing "yes": invalid syntax',
+      'Field validation failed: error converting input yes for field "allow_store_key": cannot parse \'\' as bool: strconv.ParseBool: parsing "yes": invalid syntax',
       'usages: "bogus" not allowed; allowed values: encrypt, decrypt, sign, verify, wrap, unwrap, mac, random',
     ]);
   });

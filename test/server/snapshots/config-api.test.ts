@@ -40,8 +40,8 @@ describe('snapshot-auto config validation', () => {
     await expect400(noInterval, 'interval is required');
     await expect400({ ...local, interval: 0 }, 'interval must be greater than 0 seconds');
     await expect400({ ...local, interval: '0s' }, 'interval must be greater than 0 seconds');
-    await expect400({ ...local, interval: -5 }, "Field validation failed: error converting input for field \"interval\": cannot provide negative value '-5'");
-    await expect400({ ...local, interval: 'soon' }, 'Field validation failed: error converting input for field "interval": time: invalid duration "soon"');
+    await expect400({ ...local, interval: -5 }, "Field validation failed: error converting input -5 for field \"interval\": cannot provide negative value '-5'");
+    await expect400({ ...local, interval: 'soon' }, 'Field validation failed: error converting input soon for field "interval": time: invalid duration "soon"');
     expect((await api.post(`${CONFIG}/ok`, { ...local, interval: '90' })).status).toBe(204);
     expect((await api.get(`${CONFIG}/ok`)).body.data.interval).toBe(90);
     expect((await api.post(`${CONFIG}/ok`, { ...local, interval: '1h30m' })).status).toBe(204);
@@ -50,7 +50,7 @@ describe('snapshot-auto config validation', () => {
 
   it('requires retain >= 1, default 1', async () => {
     await expect400({ ...local, retain: 0 }, 'retain must be at least 1');
-    await expect400({ ...local, retain: 'many' }, 'Field validation failed: error converting input for field "retain": cannot parse \'\' as int: strconv.ParseInt: parsing "many": invalid syntax');
+    await expect400({ ...local, retain: 'many' }, 'Field validation failed: error converting input many for field "retain": cannot parse \'\' as int: strconv.ParseInt: parsing "many": invalid syntax');
     expect((await api.post(`${CONFIG}/ok`, local)).status).toBe(204);
     expect((await api.get(`${CONFIG}/ok`)).body.data.retain).toBe(1);
     expect((await api.post(`${CONFIG}/ok`, { ...local, retain: '7' })).status).toBe(204);
@@ -81,7 +81,7 @@ describe('snapshot-auto config validation', () => {
   it('requires local_max_space (integer bytes > 0) for local', async () => {
     const { local_max_space: _omit, ...noSpace } = local;
     await expect400(noSpace, 'local_max_space is required');
-    await expect400({ ...local, local_max_space: '10GB' }, 'Field validation failed: error converting input for field "local_max_space": cannot parse \'\' as int: strconv.ParseInt: parsing "10GB": invalid syntax');
+    await expect400({ ...local, local_max_space: '10GB' }, 'Field validation failed: error converting input 10GB for field "local_max_space": cannot parse \'\' as int: strconv.ParseInt: parsing "10GB": invalid syntax');
     await expect400({ ...local, local_max_space: 0 }, 'local_max_space must be greater than 0 bytes');
     expect((await api.post(`${CONFIG}/ok`, { ...local, local_max_space: '2048' })).status).toBe(204);
     expect((await api.get(`${CONFIG}/ok`)).body.data.local_max_space).toBe(2048);
@@ -130,7 +130,7 @@ describe('snapshot-auto config validation', () => {
     expect(data.provA_s3_force_path_style).toBe(true);
     expect(data.provA_s3_disable_tls).toBe(true);
     expect(data.provA_s3_enable_kms).toBe(false);
-    await expect400({ ...s3, provA_s3_disable_tls: 'maybe' }, 'Field validation failed: error converting input for field "provA_s3_disable_tls": cannot parse \'\' as bool: strconv.ParseBool: parsing "maybe": invalid syntax');
+    await expect400({ ...s3, provA_s3_disable_tls: 'maybe' }, 'Field validation failed: error converting input maybe for field "provA_s3_disable_tls": cannot parse \'\' as bool: strconv.ParseBool: parsing "maybe": invalid syntax');
   });
 
   it('warns about fields it does not store; unknown ones only beside another warning (sdk/framework/backend.go HandleRequest)', async () => {
