@@ -96,7 +96,7 @@ afterAll(async () => {
 });
 
 describe('#17.3: the CI templates call scripts that exist', () => {
-  it('every step of the GitHub and GitLab templates names a script of examples/ci/scripts, and every script is used', async () => {
+  it('every step of the GitHub and GitLab templates names a script of examples/ci/scripts, and every script is used by a template or a script it runs', async () => {
     const used = new Map<string, Set<string>>();
     const files = [...(await readdir(path.join(TEMPLATES, 'github'))).map((f) => path.join('github', f)), path.join('gitlab', '.gitlab-ci.yml')];
     for (const file of files) {
@@ -105,7 +105,16 @@ describe('#17.3: the CI templates call scripts that exist', () => {
       expect(commands.length, file).toBeGreaterThan(0);
       for (const c of commands) used.set(path.basename(c), (used.get(path.basename(c)) ?? new Set()).add(file.split('/')[0]!));
     }
+    // Scripts run by other scripts (`"$(dirname "$0")/replan.sh"`) go where those go.
     const scripts = (await readdir(SCRIPTS)).filter((f) => f.endsWith('.sh') && f !== 'gitlab-lib.sh').sort();
+    for (const s of scripts) {
+      const calls = (await readFile(path.join(SCRIPTS, s), 'utf8')).match(/"\$\(dirname "\$0"\)\/([a-z-]+\.sh)"/g) ?? [];
+      for (const call of calls) {
+        const callee = /([a-z-]+\.sh)/.exec(call)![1]!;
+        if (!scripts.includes(callee)) continue; // gitlab-lib.sh, sourced
+        for (const where of used.get(s) ?? []) used.set(callee, (used.get(callee) ?? new Set()).add(where));
+      }
+    }
     expect([...used.keys()].sort()).toEqual(scripts);
     for (const s of scripts) await access(path.join(SCRIPTS, s), constants.X_OK);
     for (const [s, where] of used) {
@@ -113,6 +122,16 @@ describe('#17.3: the CI templates call scripts that exist', () => {
       else if (s.startsWith('gitlab-')) expect([...where]).toEqual(['gitlab']);
       else expect([...where].sort()).toEqual(['github', 'gitlab']);
     }
+  });
+});
+
+describe('#24.7: the ID token request', () => {
+  it('without id-token: write (no request URL, as for a fork) it stops saying so, and writes no token file', async () => {
+    const dir = await mkdtemp(path.join(work, 'id-token-'));
+    const r = await script('github-id-token.sh', ['lockstep'], dir, { RUNNER_TEMP: dir, GITHUB_ENV: path.join(dir, 'env') });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('give the job `permissions: id-token: write`');
+    expect(await readdir(dir)).toEqual([]);
   });
 });
 
@@ -186,6 +205,13 @@ describe('#17.3: GitHub Actions, step by step', () => {
     expect(stale.code).toBe(1);
     expect(await readFile(path.join(moved, '.lockstep', 'apply.md'), 'utf8')).toContain('the saved plan is stale');
     expect((await raw('GET', 'auth/ldap/groups/admins')).status).toBe(404);
+
+    // A refusal for any other reason than staleness (here a token the server refuses) is reported
+    // as it is: the re-plan path is only for a stale plan.
+    const refused = await script('apply.sh', ['.lockstep/plan.json', 'manifests/'], merged, { SERVICE_TOKEN: 'not-a-token' });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).not.toContain('planning again');
+    expect(await readFile(path.join(merged, '.lockstep', 'apply.md'), 'utf8')).toContain('### lockstep apply failed (exit 1)');
 
     const applied = await script('apply.sh', ['.lockstep/plan.json'], merged);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
