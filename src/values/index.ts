@@ -11,3 +11,4 @@ export { countOf, integerOf, readInteger } from './integer.js';
 export { commaListOf, compareBytes, readCommaList } from './list.js';
 export { goToLower } from './lower.js';
 export { valueOf, type Read } from './read.js';
+export { readKvPairs } from './kv-pairs.js';

@@ -72,6 +72,7 @@ describe('LDAP config read', () => {
       rotation_window: 0,
       rotation_period: 0,
       disable_automated_rotation: false,
+      alias_metadata: {},
     });
   });
 });
