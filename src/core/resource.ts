@@ -38,6 +38,11 @@ export interface LiveResource {
    * cannot be compared either.
    */
   writeOnlySet?: string[];
+  /**
+   * Fields of the desired object the server's release does not have (a field that appeared in a
+   * later release, or in the other product): not compared, and left out of what is written.
+   */
+  lackedFields?: readonly string[];
 }
 
 /**

@@ -95,8 +95,10 @@ function createOf(want: DesiredResource): Change {
 }
 
 function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
+  const lacked = new Set(have.lackedFields ?? []);
+  const after = Object.fromEntries(Object.entries(want.attrs).filter(([k]) => !lacked.has(k)));
   const changedFields = [
-    ...Object.keys(want.attrs).filter((k) => !sameFieldValue(want.comparedAs?.[k], want.attrs[k], have.attrs[k])),
+    ...Object.keys(after).filter((k) => !sameFieldValue(want.comparedAs?.[k], after[k], have.attrs[k])),
     ...writeOnlyPresenceChanges(want, have),
   ].sort();
   const writeOnly = writeOnlyNames(want);
@@ -108,7 +110,7 @@ function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions):
     action: 'update',
     reason: resend ? 'sync-secrets' : 'declared',
     before: copyJson(have.attrs),
-    after: copyJson(want.attrs),
+    after: copyJson(after),
     changedFields,
     writeOnlyFields: writeOnly,
     sensitiveFields: [...want.sensitiveFields].sort(),

@@ -11,3 +11,4 @@ export { countOf, integerOf, readInteger } from './integer.js';
 export { commaListOf, compareBytes, goTrimSpace, readCommaList } from './list.js';
 export { goToLower } from './lower.js';
 export { numberText, valueOf, type Read } from './read.js';
+export { readKvPairs } from './kv-pairs.js';

@@ -7,9 +7,10 @@ import { runCli } from '../support/cli.js';
 import { startTestServer, type TestCluster } from '../support/server.js';
 
 /**
- * #14.3: `export` then `plan` shows no changes, exit 0, for any server state an operator can
- * make with raw HTTP: LDAP configs with odd values (a userfilter the service only warns about,
- * mixed-case text, policies with duplicates and `root`, fields lockstep does not manage),
+ * #14.3, #28.3: `export` then `plan` shows no changes, exit 0, for any server state an operator
+ * can make with raw HTTP: LDAP configs with odd values (a userfilter the service only warns about,
+ * mixed-case text, policies with duplicates and `root`, every field the service answers, the
+ * root-credential rotation, a config as terraform-provider-vault writes it),
  * groups and users, managed keys with and without their secrets, snapshot policies with and
  * without credentials. Secrets the export names as references are filled in with any value.
  */
@@ -41,7 +42,8 @@ const ldapConfig = fc.record(
     anonymous_group_search: bool,
     username_as_alias: bool,
     dereference_aliases: fc.constantFrom('never', 'always', 'finding'),
-    max_page_size: fc.constantFrom<unknown>(0, 500, '100'),
+    // -1: what terraform-provider-vault writes with every config (its schema default).
+    max_page_size: fc.constantFrom<unknown>(0, 500, '100', -1),
     connection_timeout: duration,
     request_timeout: duration,
     tls_min_version: fc.constantFrom('tls12', 'tls10'),
@@ -52,20 +54,61 @@ const ldapConfig = fc.record(
     token_no_default_policy: bool,
     token_num_uses: fc.constantFrom<unknown>(0, 3),
     token_type: fc.constantFrom('', 'default', 'service'),
-    // Fields of the service's config that lockstep does not manage.
     use_token_groups: bool,
-    use_pre111_group_cn_behavior: bool,
     enable_samaccountname_login: bool,
     password_policy: fc.constantFrom('', 'ldap-pw'),
+    alias_metadata: fc.constantFrom<unknown>({}, { team: 'platform' }, { Env: 'prod', tier: 1 }, ['site=eu', 'env=a=b'], 'k=v,w'),
+    rotation_url: fc.constantFrom('', 'ldaps://rotate.example.com'),
+    rotation_schema: fc.constantFrom('openldap', 'ad', 'racf'),
+    rotation_credential_type: fc.constantFrom('password', 'phrase'),
+    disable_automated_rotation: bool,
+    // A field of the service's config that lockstep does not manage (issue 28 leaves it to another change).
+    use_pre111_group_cn_behavior: bool,
   },
   { requiredKeys: ['url'] },
+);
+
+/** The root credential's rotation: on a schedule (with or without a window), on a period, or neither (the service takes one only). */
+const rotation = fc.oneof(
+  fc.constant({}),
+  fc.record({ rotation_schedule: fc.constantFrom('0 * * * SAT', '*/15 3 * * *'), rotation_window: fc.constantFrom<unknown>(0, 3600, '2h') }, { requiredKeys: ['rotation_schedule'] }),
+  fc.record({ rotation_period: fc.constantFrom<unknown>(3600, '24h') }),
+);
+
+/**
+ * What terraform-provider-vault's vault_ldap_auth_backend sends on create (resource_ldap_auth_backend.go
+ * ldapAuthBackendUpdate, auth_token.go updateTokenFields, internal/rotation): every boolean it
+ * knows (false unless set; deny_null_bind false before provider 5.5.0), max_page_size -1,
+ * token_type "default", and on Vault Enterprise 1.19+ the four rotation fields.
+ */
+const terraformDefaults = fc.record({
+  starttls: fc.constant(false),
+  insecure_tls: fc.constant(false),
+  case_sensitive_names: fc.constant(false),
+  discoverdn: fc.constant(false),
+  deny_null_bind: fc.constantFrom(true, false),
+  username_as_alias: fc.constant(false),
+  use_token_groups: fc.constant(false),
+  anonymous_group_search: fc.constant(false),
+  max_page_size: fc.constant(-1),
+  token_type: fc.constant('default'),
+  rotation_schedule: fc.constant(''),
+  rotation_period: fc.constant(0),
+  rotation_window: fc.constant(0),
+  disable_automated_rotation: fc.constant(false),
+});
+
+const anyConfig = fc.oneof(
+  fc.tuple(ldapConfig, rotation).map(([c, r]) => ({ ...c, ...r })),
+  // A config as Terraform wrote it: its defaults under the fields its resource sets.
+  fc.tuple(terraformDefaults, ldapConfig).map(([tf, c]) => ({ ...tf, url: c.url, userdn: c.userdn ?? '', binddn: c.binddn ?? '', token_policies: c.token_policies ?? [] })),
 );
 
 const names = fc.uniqueArray(fc.constantFrom('admins', 'Devs', 'ops-team', 'Alice', 'bob', 'x.y'), { maxLength: 3 });
 
 const ldapMount = fc.record({
   mount: fc.constantFrom('ldap', 'corp-ldap'),
-  config: fc.option(ldapConfig, { nil: undefined }),
+  config: fc.option(anyConfig, { nil: undefined }),
   groups: names.chain((ns) => fc.tuple(...ns.map((n) => fc.tuple(fc.constant(n), policyList)))),
   users: names.chain((ns) => fc.tuple(...ns.map((n) => fc.tuple(fc.constant(n), policyList, fc.constantFrom<unknown>('', 'admins', 'Devs, admins, devs'))))),
 });

@@ -74,10 +74,10 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     kind: 'vault',
     cases: ['ldap-config-read*', 'ns-ldap-config-read'],
-    at: ['body.data.enable_samaccountname_login', 'body.data.password_policy', 'body.data.rotation_*', 'body.data.disable_automated_rotation'],
-    differs: 'serve reads back enable_samaccountname_login, password_policy and the automated rotation fields; OpenBao has none of them',
-    reason: 'fields Vault added after OpenBao forked (1.19 samAccountName login, 1.19 automated root rotation)',
-    source: `${V} sdk/helper/ldaputil/config.go (ConfigFields), builtin/credential/ldap/path_config.go, sdk/helper/automatedrotationutil/fields.go`,
+    at: ['body.data.enable_samaccountname_login', 'body.data.password_policy', 'body.data.rotation_*', 'body.data.disable_automated_rotation', 'body.data.alias_metadata'],
+    differs: 'serve reads back enable_samaccountname_login, password_policy, the automated rotation fields and alias_metadata; OpenBao has none of them',
+    reason: 'fields Vault added after OpenBao forked (1.19 samAccountName login, 1.19 automated root rotation, 1.21 rotation_url, Enterprise 1.21 alias_metadata, a token field of Enterprise builds)',
+    source: `${V} sdk/helper/ldaputil/config.go (ConfigFields), builtin/credential/ldap/path_config.go, sdk/helper/automatedrotationutil/fields.go, sdk/helper/tokenutil/tokenutil_stubs_oss.go (entTokenFields)`,
   },
   {
     kind: 'vault',

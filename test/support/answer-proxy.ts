@@ -20,6 +20,8 @@ export interface AnswerProxy {
   baseUrl: string;
   /** Every request seen: `METHOD path` (path after /v1/, decoded, `LIST` for lists). */
   requests: string[];
+  /** The body of every request that had one, by the same key. */
+  bodies: Array<{ key: string; body: string }>;
   rewrite(key: AnswerKey, change: Rewrite): void;
   respond(key: AnswerKey, answer: Responder): void;
   clear(): void;
@@ -30,6 +32,7 @@ export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerP
   const rewrites = new Map<AnswerKey, Rewrite>();
   const responders = new Map<AnswerKey, Responder>();
   const requests: string[] = [];
+  const bodies: Array<{ key: string; body: string }> = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
@@ -38,6 +41,7 @@ export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerP
       const isList = req.method === 'LIST' || url.searchParams.get('list') === 'true';
       const key = `${isList ? 'LIST' : req.method} ${path}`;
       requests.push(key);
+      if (body.length > 0) bodies.push({ key, body: body.toString('utf8') });
       const responder = responders.get(key);
       if (responder) {
         const answer = responder(body.toString('utf8'));
@@ -77,12 +81,14 @@ export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerP
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    bodies,
     rewrite: (key, change) => void rewrites.set(key, change),
     respond: (key, answer) => void responders.set(key, answer),
     clear: () => {
       rewrites.clear();
       responders.clear();
       requests.length = 0;
+      bodies.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

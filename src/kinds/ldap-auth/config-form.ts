@@ -1,7 +1,7 @@
 import { jsonEqual, type JsonObject, type JsonValue } from '../../core/json.js';
 import { assertNever } from '../../core/plan.js';
 import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
-import { boolOf, countOf, integerOf, durationSeconds } from '../../values/index.js';
+import { boolOf, countOf, integerOf, durationSeconds, readKvPairs, valueOf } from '../../values/index.js';
 import { normaliseCidrs, normaliseTokenPolicies } from './values.js';
 
 const COMPARED_SPECS = LDAP_FIELD_SPECS.filter((f) => !f.writeOnly);
@@ -29,8 +29,10 @@ export function normaliseConfigValue(spec: LdapFieldSpec, value: unknown): JsonV
       return spec.items === 'tokenPolicies' ? normaliseTokenPolicies(value) : normaliseCidrs(value);
     case 'enum':
       // token_type: the service reads an unset type back as "default" (the mount's default);
-      // the emulator as "". Both mean the same, so both sides compare as "default".
-      return spec.name === 'token_type' && (value === '' || value === undefined || value === null) ? 'default' : asJson(value);
+      // rotation_schema reads '' before the first write. Both mean the default, so compare so.
+      return spec.emptyIsDefault && value === '' ? spec.default : asJson(value);
+    case 'map':
+      return textMapOf(value) ?? asJson(value);
     default:
       return assertNever(spec);
   }
@@ -41,13 +43,23 @@ function asJson(value: unknown): JsonValue {
   return JSON.parse(JSON.stringify(value)) as JsonValue;
 }
 
-function defaultOf(spec: LdapFieldSpec): JsonValue {
-  return spec.type === 'list' ? [...spec.default] : spec.default;
+/** A map of text as the service stores it (TypeKVPairs: values/kv-pairs.ts); undefined when refused. */
+export function textMapOf(value: unknown): Record<string, string> | undefined {
+  return valueOf(readKvPairs(value));
 }
 
-/** The comparable config (every field but the write-only ones) with the spec's defaults. */
-export function ldapConfigDefaults(): JsonObject {
-  return withoutMirroredPolicies(Object.fromEntries(COMPARED_SPECS.map((spec) => [spec.name, defaultOf(spec)])));
+function defaultOf(spec: LdapFieldSpec): JsonValue {
+  if (spec.type === 'list') return [...spec.default];
+  if (spec.type === 'map') return { ...spec.default };
+  return spec.default;
+}
+
+/**
+ * The comparable config (every field but the write-only ones, and but those the server's
+ * release lacks) with the spec's defaults.
+ */
+export function ldapConfigDefaults(lacking: ReadonlySet<string> = new Set()): JsonObject {
+  return withoutMirroredPolicies(Object.fromEntries(COMPARED_SPECS.filter((s) => !lacking.has(s.name)).map((spec) => [spec.name, defaultOf(spec)])));
 }
 
 /**
@@ -57,9 +69,10 @@ export function ldapConfigDefaults(): JsonObject {
  * only when it differs from token_policies (a live answer out of step): a plan then shows one
  * line for a change of token_policies, not two.
  */
-function configAttrs(values: Readonly<Record<string, unknown>>, policiesFollowTokenPolicies: boolean): JsonObject {
+function configAttrs(values: Readonly<Record<string, unknown>>, policiesFollowTokenPolicies: boolean, lacking: ReadonlySet<string>): JsonObject {
   const attrs: JsonObject = {};
   for (const spec of COMPARED_SPECS) {
+    if (lacking.has(spec.name)) continue;
     const value = values[spec.name];
     attrs[spec.name] = value === undefined || value === null ? defaultOf(spec) : normaliseConfigValue(spec, value);
   }
@@ -77,13 +90,14 @@ function withoutMirroredPolicies(attrs: JsonObject): JsonObject {
 
 /** Desired `ldap.config` attrs from a manifest's `config` block. */
 export function desiredConfigAttrs(config: Readonly<Record<string, unknown>>): JsonObject {
-  return configAttrs(config, true);
+  return configAttrs(config, true, new Set());
 }
 
 /**
  * A live `GET auth/<mount>/config` answer in the same form as the desired attrs: only the
- * compared fields (the server may return more), same value forms, defaults for missing ones.
+ * compared fields (the server may return more), same value forms, defaults for missing ones;
+ * without the fields the server's release lacks (`lacking`: ldapFieldsLackedBy).
  */
-export function normaliseLiveConfig(data: JsonObject): JsonObject {
-  return configAttrs(data, false);
+export function normaliseLiveConfig(data: JsonObject, lacking: ReadonlySet<string> = new Set()): JsonObject {
+  return configAttrs(data, false, lacking);
 }

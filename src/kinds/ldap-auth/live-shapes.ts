@@ -1,4 +1,4 @@
-import { record, type FieldShape, type RecordShape } from '../../core/json-shape.js';
+import { mapOf, record, type FieldShape, type RecordShape } from '../../core/json-shape.js';
 import { assertNever } from '../../core/plan.js';
 import { LDAP_FIELD_SPECS, type LdapFieldSpec } from './schema-fields.js';
 
@@ -22,6 +22,9 @@ function shapeOf(spec: LdapFieldSpec): FieldShape {
       return 'integer';
     case 'list':
       return 'texts';
+    case 'map':
+      // Go's nil map is null.
+      return { kind: 'or-null', shape: mapOf('text') };
     default:
       return assertNever(spec);
   }

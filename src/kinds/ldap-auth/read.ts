@@ -10,6 +10,10 @@ import { authMethodAddress, type AuthMountScope } from '../auth-mount/scope.js';
 import { LDAP_CONFIG_SHAPE, LDAP_GROUP_SHAPE, LDAP_USER_SHAPE } from './live-shapes.js';
 import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
 import { LDAP_METHOD_TYPE } from './types.js';
+import { ldapFieldsLackedBy } from './schema-fields.js';
+import { describeIntroduced, describeRelease, serverRelease } from '../server-release.js';
+import { ldapFieldSpec } from './schema-fields.js';
+import { jsonEqual } from '../../core/json.js';
 
 /**
  * Reads every LDAP method the desired state names: the mount (sys/auth), the config, and the
@@ -19,7 +23,31 @@ import { LDAP_METHOD_TYPE } from './types.js';
 export async function readLdapAuth(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
   const live: LiveState = { resources: [], observed: {}, notes: [] };
   await forEachDesiredAuthMount(desired, clients, (scope, table, client) => readScope(scope, table, client, live));
+  live.notes.push(...await lackedFieldNotes(desired, live, clients));
   return live;
+}
+
+/**
+ * A manifest value the server cannot hold (its release lacks the field) is neither sent nor
+ * compared: said once per config, so that it does not pass unseen.
+ */
+async function lackedFieldNotes(desired: DesiredState, live: LiveState, clients: ClientPool): Promise<LiveState['notes']> {
+  const notes: LiveState['notes'] = [];
+  const defaults = ldapConfigDefaults();
+  for (const want of desired.resources) {
+    if (want.resourceType !== 'ldap.config') continue;
+    const have = live.resources.find((r) => r.address.equals(want.address));
+    const set = (have?.lackedFields ?? []).filter((f) => f in want.attrs && !jsonEqual(want.attrs[f], defaults[f]));
+    if (set.length === 0) continue;
+    const release = await serverRelease(clients.get(want.address.cluster));
+    const fields = set.map((f) => `${f} (${describeIntroduced(ldapFieldSpec(f)!.since!)})`).join(', ');
+    notes.push({
+      severity: 'warning',
+      address: want.address,
+      message: `the server (${release ? describeRelease(release) : 'release unknown'}) has no ${fields}: the manifest's value is neither sent nor compared there`,
+    });
+  }
+  return notes;
 }
 
 /**
@@ -27,11 +55,14 @@ export async function readLdapAuth(desired: DesiredState, clients: ClientPool): 
  * `live`: what plan compares and what export writes out.
  */
 export async function readScope(scope: AuthMountScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
+  // Fields of a later release (or of the other product) are neither compared nor written.
+  const lacking = ldapFieldsLackedBy(await serverRelease(client));
+  const lackedFields = [...lacking].sort();
   if (readAuthMount(scope, authTable, LDAP_METHOD_TYPE, live) === 'absent') {
     // Enabling the mount gives a config holding the spec's defaults, so the config write that
     // follows is an update from those: the plan then shows only the fields that differ.
     const config = authMethodAddress(scope).child('config');
-    live.resources.push({ address: config, resourceType: 'ldap.config', attrs: ldapConfigDefaults() });
+    live.resources.push({ address: config, resourceType: 'ldap.config', attrs: ldapConfigDefaults(lacking), lackedFields });
     record(live, config, null);
     return;
   }
@@ -42,8 +73,8 @@ export async function readScope(scope: AuthMountScope, authTable: JsonObject | n
     listNames(client, base.child('groups').path),
     listNames(client, base.child('users').path),
   ]);
-  const config = normaliseLiveConfig(configData ?? {});
-  push(live, { address: base.child('config'), resourceType: 'ldap.config', attrs: config });
+  const config = normaliseLiveConfig(configData ?? {}, lacking);
+  push(live, { address: base.child('config'), resourceType: 'ldap.config', attrs: config, lackedFields });
   const caseSensitive = config['case_sensitive_names'] === true;
   live.observed[base.child('groups').toString()] = [...listedGroups].sort();
   live.observed[base.child('users').toString()] = [...listedUsers].sort();

@@ -4,7 +4,7 @@ import { reportAt } from './report.js';
 import { TLS_VERSIONS } from './schema-fields.js';
 import { urlSchemes } from './syntax.js';
 import type { LdapAuthDocument } from './types.js';
-import { boolOf } from '../../values/index.js';
+import { boolOf, durationSeconds } from '../../values/index.js';
 
 /** Rules between fields of one config block (effective values: the spec's defaults filled in). */
 export function checkConfigConsistency(doc: LdapAuthDocument, diags: Diagnostics): void {
@@ -15,6 +15,23 @@ export function checkConfigConsistency(doc: LdapAuthDocument, diags: Diagnostics
   checkDeprecatedPolicies(doc, config, diags);
   checkClientCertificatePair(doc, config, diags);
   checkStartTls(doc, config, diags);
+  checkRotationTiming(doc, config, diags);
+}
+
+/**
+ * The root credential's rotation runs on a schedule or a period, never both, and a window only
+ * bounds a scheduled one: the service refuses a write that sets both (automatedrotationutil
+ * ParseAutomatedRotationFields), and lockstep writes every field it manages.
+ */
+function checkRotationTiming(doc: LdapAuthDocument, config: Record<string, unknown>, diags: Diagnostics): void {
+  const period = durationSeconds(config.rotation_period) ?? 0;
+  if (period === 0) return;
+  if (typeof config.rotation_schedule === 'string' && config.rotation_schedule !== '') {
+    reportAt(diags, doc, ['config', 'rotation_period'], 'rotation_schedule and rotation_period are mutually exclusive: give one of them');
+  }
+  if ((durationSeconds(config.rotation_window) ?? 0) !== 0) {
+    reportAt(diags, doc, ['config', 'rotation_window'], 'rotation_window does not apply to rotation_period: it bounds a rotation_schedule');
+  }
 }
 
 /** tls_min_version must not be above tls_max_version (both default to tls12). */

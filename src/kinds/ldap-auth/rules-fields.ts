@@ -7,6 +7,7 @@ import { templateFindings } from './template.js';
 import type { LdapAuthDocument } from './types.js';
 import { boolOf, countOf, integerOf, readCidr, readDuration } from '../../values/index.js';
 import { listItems } from './values.js';
+import { textMapOf } from './config-form.js';
 
 /** Same wording as the schema's x-message, so a value is described the same way at either stage. */
 const DURATION_MESSAGE = 'must be a duration (e.g. 90s, 1h) or a whole number of seconds';
@@ -70,6 +71,8 @@ function fieldProblems(spec: LdapFieldSpec, value: unknown): string[] {
       const shown = spec.values.filter((v) => v !== '');
       return typeof value === 'string' && spec.values.includes(value) ? [] : [`must be one of ${shown.join(', ')}`];
     }
+    case 'map':
+      return textMapOf(value) === undefined ? ['must be a mapping of names to text (or a list of name=value items)'] : [];
     default:
       return assertNever(spec);
   }

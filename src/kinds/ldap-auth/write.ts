@@ -3,6 +3,8 @@ import type { DesiredResource } from '../../core/resource.js';
 import type { ApplyContext } from '../kind.js';
 import { applyAuthMountChange } from '../auth-mount/write.js';
 import { AUTH_MOUNT_TYPE } from '../auth-mount/scope.js';
+import { serverRelease } from '../server-release.js';
+import { ldapFieldsLackedBy } from './schema-fields.js';
 
 /** Carries out one LDAP change. Whole-object writes are idempotent, so the client may retry them. */
 export async function applyLdapChange(change: Change, desired: DesiredResource | undefined, { client }: ApplyContext): Promise<void> {
@@ -13,7 +15,9 @@ export async function applyLdapChange(change: Change, desired: DesiredResource |
     case 'create':
     case 'update': {
       if (!desired) throw new Error(`${change.address}: no desired object to write`);
-      await client.write(path, bodyFor(desired), { idempotent: true });
+      // What the server's release lacks is never sent (the plan did not compare it either).
+      const lacking = desired.resourceType === 'ldap.config' ? ldapFieldsLackedBy(await serverRelease(client)) : new Set<string>();
+      await client.write(path, bodyFor(desired, lacking), { idempotent: true });
       return;
     }
     case 'delete':
@@ -27,13 +31,13 @@ export async function applyLdapChange(change: Change, desired: DesiredResource |
 }
 
 /** The request body: normalised fields in the server's accepted forms, plus write-only fields. */
-function bodyFor(desired: DesiredResource): Record<string, unknown> {
+function bodyFor(desired: DesiredResource, lacking: ReadonlySet<string>): Record<string, unknown> {
   const a = desired.attrs;
   switch (desired.resourceType) {
     case 'ldap.config': {
       // `policies` is the deprecated alias the server folds into token_policies; sending both is refused.
       const { policies: _alias, ...fields } = a;
-      return { ...fields, ...desired.writeOnly };
+      return Object.fromEntries(Object.entries({ ...fields, ...desired.writeOnly }).filter(([k]) => !lacking.has(k)));
     }
     case 'ldap.group':
       return { policies: joinList(a['policies']) };

@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { badRequest } from '../http/reply.js';
-import { cidrText, readCidr } from '../../values/index.js';
+import { cidrText, readCidr, readKvPairs } from '../../values/index.js';
 import { FieldError, toBool, toDurationSeconds, toInt, toList, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
 import { trimmedList } from '../util/lists.js';
@@ -8,7 +8,7 @@ import { LDAP_WRITE_ONLY_FIELDS, type LdapConfig } from './config.js';
 import { filterTemplateError } from './filter-template.js';
 
 /** `tokenPolicies`: a comma-string slice, trimmed only (tokenutil ParseTokenFields keeps case, order, duplicates). */
-type FieldKind = 'string' | 'lower' | 'bool' | 'duration' | 'int' | 'tokenPolicies' | 'cidrs' | 'tokenType';
+type FieldKind = 'string' | 'lower' | 'bool' | 'duration' | 'int' | 'tokenPolicies' | 'cidrs' | 'tokenType' | 'kvPairs';
 
 /** How each member of a config write is read; the ones not listed here are ignored (with a warning). */
 const FIELD_KINDS: Record<keyof LdapConfig, FieldKind> = {
@@ -59,6 +59,7 @@ const FIELD_KINDS: Record<keyof LdapConfig, FieldKind> = {
   rotation_window: 'duration',
   rotation_period: 'duration',
   disable_automated_rotation: 'bool',
+  alias_metadata: 'kvPairs',
 };
 
 const TLS_VERSIONS = ['tls10', 'tls11', 'tls12', 'tls13'];
@@ -122,6 +123,11 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
       } catch (err) {
         throw new FieldError(field, raw, (err as Error).message);
       }
+    case 'kvPairs': {
+      const pairs = readKvPairs(raw);
+      if (pairs.kind === 'refused') throw new FieldError(field, pairs.reason);
+      return pairs.value;
+    }
     case 'tokenType': {
       // tokenutil: "" and "default" are both the mount's default, read back as "default".
       const type = toStr(field, raw);
@@ -162,6 +168,11 @@ function validate(cfg: LdapConfig, body: JsonObject): void {
   if (cfg.rotation_schedule !== '' && cfg.rotation_period !== 0) {
     // automatedrotationutil ErrRotationMutuallyExclusiveFields
     throw badRequest('mutually exclusive fields rotation_schedule and rotation_period were both specified; only one of them can be provided');
+  }
+  // automatedrotationutil ParseAutomatedRotationFields: a window only bounds a schedule given with it.
+  if ('rotation_window' in body && cfg.rotation_window !== 0) {
+    if ('rotation_period' in body && cfg.rotation_period !== 0) throw badRequest('rotation_window does not apply to period');
+    if (!('rotation_schedule' in body)) throw badRequest('cannot use rotation_window without rotation_schedule');
   }
   if (cfg.certificate !== '') checkCertificate(cfg.certificate);
   checkClientPair(cfg.client_tls_cert, cfg.client_tls_key);

@@ -65,6 +65,8 @@ export interface LdapConfig {
   rotation_window: number;
   rotation_period: number;
   disable_automated_rotation: boolean;
+  /** Vault Enterprise's token field (tokenutil entTokenFields, TypeKVPairs): metadata put on each login's entity alias. */
+  alias_metadata: Record<string, string>;
 }
 
 /** The defaults the service fills in for an unset userfilter and groupfilter (ConfigFields). */
@@ -122,5 +124,6 @@ export function defaultLdapConfig(): LdapConfig {
     rotation_window: 0,
     rotation_period: 0,
     disable_automated_rotation: false,
+    alias_metadata: {},
   };
 }

@@ -10,6 +10,7 @@ import {
   normaliseLiveConfig,
 } from '../../../src/kinds/ldap-auth/normalise.js';
 import { configDoc, ctx, HEADER, ldapDocs } from './docs.js';
+import { ldapFieldSpec } from '../../../src/kinds/ldap-auth/schema-fields.js';
 
 const byAddress = (resources: DesiredResource[]) => new Map(resources.map((r) => [r.address.toString(), r]));
 
@@ -20,12 +21,21 @@ function serverForm(overrides: Record<string, unknown>): Record<string, unknown>
 }
 
 /**
- * The server's read form as compared: the spec's fields only (`policies`, the deprecated alias
- * of token_policies, left out; fields the spec does not list, such as use_token_groups, too).
+ * The server's read form as compared: the table's fields only (`policies`, the deprecated alias
+ * of token_policies, left out; fields the table does not manage, such as
+ * use_pre111_group_cn_behavior, too), and a '' that means the default (rotation_schema before
+ * the first write) as that default.
  */
 function comparedForm(overrides: Record<string, unknown>): Record<string, unknown> {
   const form = serverForm(overrides);
-  return Object.fromEntries(Object.entries(form).filter(([k]) => LDAP_CONFIG_FIELDS.includes(k) && k !== 'policies'));
+  return Object.fromEntries(
+    Object.entries(form)
+      .filter(([k]) => LDAP_CONFIG_FIELDS.includes(k) && k !== 'policies')
+      .map(([k, v]) => {
+        const spec = ldapFieldSpec(k)!;
+        return [k, spec.type === 'enum' && spec.emptyIsDefault && v === '' ? spec.default : v];
+      }),
+  );
 }
 
 describe('desired ldap.config', () => {

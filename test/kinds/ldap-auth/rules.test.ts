@@ -94,6 +94,19 @@ describe('value forms after references are resolved', () => {
       'f0.yaml:10:24: error: config.dereference_aliases: must be one of never, finding, searching, always',
     ]);
   });
+  test('issue 28: alias_metadata a mapping of text, the rotation on a schedule or a period (automatedrotationutil ParseAutomatedRotationFields)', async () => {
+    const lines = await check([
+      configDoc('alias_metadata: { team: [a] }', 'rotation_schedule: "0 * * * SAT"', 'rotation_period: 24h', 'rotation_window: 1h', 'rotation_schema: nds'),
+    ]);
+    expect(lines).toEqual([
+      'f0.yaml:4:19: error: config.alias_metadata: must be a mapping of names to text (or a list of name=value items)',
+      'f0.yaml:6:20: error: config.rotation_period: rotation_schedule and rotation_period are mutually exclusive: give one of them',
+      'f0.yaml:7:20: error: config.rotation_window: rotation_window does not apply to rotation_period: it bounds a rotation_schedule',
+      'f0.yaml:8:20: error: config.rotation_schema: must be one of openldap, ad, racf',
+    ]);
+    expect(await check([configDoc('alias_metadata: [team=a, "env=x=y"]', 'rotation_schedule: "0 * * * SAT"', 'rotation_window: 1h', 'max_page_size: -1')])).toEqual([]);
+  });
+
   test('sub-second durations written directly', async () => {
     expect(await check([configDoc('request_timeout: 250ms')])).toEqual([
       'f0.yaml:4:20: error: config.request_timeout: must be a whole number of seconds (the server drops fractions of a second)',

@@ -72,6 +72,7 @@ describe('LDAP config read', () => {
       rotation_window: 0,
       rotation_period: 0,
       disable_automated_rotation: false,
+      alias_metadata: {},
     });
   });
 });
@@ -181,6 +182,18 @@ describe('LDAP config write', () => {
   it('stores a dereference_aliases it does not know: allowed values are documentation only (sdk/helper/ldaputil/config.go NewConfigEntry, sdk/framework/field_data.go Validate)', async () => {
     expect((await api.post(base, { dereference_aliases: 'sometimes' })).status).toBe(204);
     expect((await read()).data.dereference_aliases).toBe('sometimes');
+  });
+
+  it('issue 28: stores alias_metadata as TypeKVPairs reads it (a map, or key=value items; sdk/framework/field_data.go) and refuses a window with a period (sdk/helper/automatedrotationutil/fields.go)', async () => {
+    await api.post(base, { alias_metadata: { team: 'platform', tier: 1 } });
+    expect((await read()).data).toMatchObject({ alias_metadata: { team: 'platform', tier: '1' } });
+    await api.post(base, { alias_metadata: ['env=a=b', 'site=eu'] });
+    expect((await read()).data).toMatchObject({ alias_metadata: { env: 'a=b', site: 'eu' } });
+    expect((await api.post(base, { alias_metadata: ['no-equals'] })).status).toBe(400);
+    expect((await api.post(base, { rotation_period: 3600, rotation_window: 60 })).status).toBe(400);
+    expect((await api.post(base, { rotation_window: 60 })).status).toBe(400);
+    expect((await api.post(base, { rotation_schedule: '0 * * * SAT', rotation_window: 60 })).status).toBeLessThan(300);
+    expect((await read()).data).toMatchObject({ rotation_schedule: '0 * * * SAT', rotation_window: 60 });
   });
 
   it('refuses tls_min_version above tls_max_version', async () => {
