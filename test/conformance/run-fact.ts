@@ -52,10 +52,11 @@ async function send(clusters: readonly RunningCluster[], step: Step, captured: M
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['X-Vault-Token'] = token;
   for (const [name, value] of Object.entries(step.headers ?? {})) headers[name] = fill(value);
+  // A step's own Content-Type (a PATCH's merge patch) is kept.
   let body: string | undefined;
   if (step.body !== undefined) {
     body = fill(JSON.stringify(step.body));
-    headers['Content-Type'] = 'application/json';
+    headers['Content-Type'] ??= 'application/json';
   }
   const res = await fetch(`${cluster.baseUrl}/${fill(step.path)}`, { method: step.method, headers, body });
   const text = await res.text();
