@@ -296,7 +296,7 @@ class HttpClient implements HttpClusterClient {
       // the DR end-to-end test records through, answer the LIST method with 400.
       method: call.method === 'LIST' ? 'GET' : call.method,
       path: call.requestPath,
-      headers: this.#headers(call.token, call.payload),
+      headers: this.#headers(call.method, call.token, call.payload),
       body: call.payload,
       reusable: call.idempotent,
       timeoutMs: byDeadline ? left : call.timeoutMs,
@@ -406,10 +406,11 @@ class HttpClient implements HttpClusterClient {
   }
 
   /** The header list of a request (name, value, ...); the transport adds Host and Content-Length. */
-  #headers(token: Secret | undefined, payload: string | undefined): string[] {
+  #headers(method: HttpMethod, token: Secret | undefined, payload: string | undefined): string[] {
     const headers = ['user-agent', this.#userAgent];
     if (token) headers.push('x-vault-token', token.reveal());
-    if (payload !== undefined) headers.push('content-type', 'application/json');
+    // The service refuses a PATCH of any other type (http/logical.go: 415 "PATCH requires Content-Type of application/merge-patch+json").
+    if (payload !== undefined) headers.push('content-type', method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
     return headers;
   }
 

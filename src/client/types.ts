@@ -1,6 +1,7 @@
 import type { JsonObject } from '../core/json.js';
 
-export type HttpMethod = 'GET' | 'LIST' | 'POST' | 'DELETE';
+/** PATCH is a JSON merge patch (RFC 7396), sent as `application/merge-patch+json` as the service requires. */
+export type HttpMethod = 'GET' | 'LIST' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The body the service answers with (the Vault-style envelope), or an error body. */
 export interface ApiResponse {

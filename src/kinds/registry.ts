@@ -7,6 +7,7 @@ import type { KindModule } from './kind.js';
  * most runs use one or two kinds, and loading every module is a third of the CLI's start-up.
  */
 const REGISTRY: ReadonlyArray<{ kind: string; load: () => Promise<KindModule> }> = [
+  { kind: 'Namespace', load: async () => (await import('./namespace/index.js')).namespaceKind },
   { kind: 'LdapAuth', load: async () => (await import('./ldap-auth/index.js')).ldapAuthKind },
   { kind: 'SnapshotPolicy', load: async () => (await import('./snapshot-policy/index.js')).snapshotPolicyKind },
   { kind: 'ManagedKey', load: async () => (await import('./managed-key/index.js')).managedKeyKind },

@@ -1,14 +1,18 @@
 import { Address, AddressMap } from '../core/address.js';
+import { NAMESPACE_RESOURCE_TYPE, namespaceAddress, namespaceOf } from '../core/namespace-path.js';
 import type { Change } from '../core/plan.js';
 
 /**
  * Orders changes for execution: writes (create, update, transition) in dependency order, then
  * deletes in reverse address order, so children (users) go before what they name (groups).
  * A delete that a write depends on (the first half of a replace) is ordered with the writes,
- * before it. Dependencies on objects that are not changing are dropped: they already exist.
+ * before it. Every write inside a namespace that the plan creates or updates depends on that
+ * namespace's change (withNamespaceDependencies), whatever kind planned it. Dependencies on
+ * objects that are not changing are dropped: they already exist.
  * Pure. Throws on a dependency cycle (a bug in a kind, never a user error).
  */
-export function orderChanges(changes: readonly Change[]): Change[] {
+export function orderChanges(planned: readonly Change[]): Change[] {
+  const changes = withNamespaceDependencies(planned);
   const inPlan = new Set(changes.map((c) => c.address.toString()));
   const neededByWrites = new Set(changes.filter((c) => c.action !== 'delete').flatMap((c) => c.dependsOn.map(String)));
   const isEarly = (c: Change): boolean => c.action !== 'delete' || neededByWrites.has(c.address.toString());
@@ -17,6 +21,23 @@ export function orderChanges(changes: readonly Change[]): Change[] {
     ...c,
     dependsOn: c.dependsOn.filter((d) => inPlan.has(d.toString())),
   }));
+}
+
+/**
+ * A namespace is made before anything in it: each write whose address lies in a namespace
+ * (core/namespace-path namespaceOf; a namespace object lies in its parent) depends on the
+ * write of that namespace when the plan holds one. Other changes are returned as they are.
+ */
+function withNamespaceDependencies(changes: readonly Change[]): readonly Change[] {
+  const namespaceWrites = new Set(changes.filter((c) => c.action !== 'delete' && c.resourceType === NAMESPACE_RESOURCE_TYPE).map((c) => c.address.toString()));
+  if (namespaceWrites.size === 0) return changes;
+  return changes.map((c) => {
+    const namespace = c.action === 'delete' ? '' : namespaceOf(c.address);
+    if (namespace === '') return c;
+    const parent = namespaceAddress(c.address.cluster, namespace);
+    if (!namespaceWrites.has(parent.toString()) || c.dependsOn.some((d) => d.equals(parent))) return c;
+    return { ...c, dependsOn: [...c.dependsOn, parent] };
+  });
 }
 
 function topological(changes: readonly Change[]): Change[] {

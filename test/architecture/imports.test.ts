@@ -85,7 +85,7 @@ describe('imports', () => {
   };
 
   it('#15.2: no kind imports another kind; shared folders of kinds/ import no kind', () => {
-    expect([...KINDS].sort()).toEqual(['dr-replication', 'ldap-auth', 'managed-key', 'snapshot-policy']);
+    expect([...KINDS].sort()).toEqual(['dr-replication', 'ldap-auth', 'managed-key', 'namespace', 'snapshot-policy']);
     const crossing = [...graph].flatMap(([f, targets]) =>
       targets
         .filter((t) => {

@@ -17,7 +17,7 @@ export type Token =
   | { captured: string };
 
 export interface Step {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'LIST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'LIST';
   /** After /v1/, may carry a query. */
   path: string;
   body?: unknown;

@@ -55,9 +55,10 @@ async function send(clusters: readonly FactTarget[], step: Step, captured: Map<s
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['X-Vault-Token'] = token;
   for (const [name, value] of Object.entries(step.headers ?? {})) headers[name] = fill(value);
+  // A step's own Content-Type (a PATCH's merge patch) is kept; a raw body is sent as it is.
   let body: string | undefined = step.rawBody;
   if (step.body !== undefined) body = fill(JSON.stringify(step.body));
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] ??= 'application/json';
   const res = await fetch(`${cluster.baseUrl}/${fill(step.path)}`, { method: step.method, headers, body });
   const text = await res.text();
   const answer: Answer = { status: res.status, body: text === '' ? undefined : JSON.parse(text) };

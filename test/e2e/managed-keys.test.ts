@@ -256,7 +256,7 @@ describe('type change, delete guard, prune', () => {
     // #14.3: a namespace that was never created is named at plan time, before anything is read.
     const refused = await cli(['plan', m]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/k\.yaml:\d+:\d+: error: namespace "team-a" does not exist on cluster "default"; create it first \(POST sys\/namespaces\/team-a\)/);
+    expect(refused.stderr).toMatch(/k\.yaml:\d+:\d+: error: namespace "team-a" does not exist on cluster "default"; declare it \(kind: Namespace, name: team-a\) or create it first \(POST sys\/namespaces\/team-a\)/);
     expect((await raw('POST', 'sys/namespaces/team-a')).status).toBe(200);
     await raw('POST', 'team-a/sys/managed-keys/provCckms/stray', { credentials: '/nowhere.json', crypto_key: 'k', key_ring: 'r', project: 'p', region: 'r', algorithm: 'EC_SIGN_P256_SHA256' });
     await raw('POST', 'sys/managed-keys/provCckms/root-stray', { credentials: '/nowhere.json', crypto_key: 'k', key_ring: 'r', project: 'p', region: 'r', algorithm: 'EC_SIGN_P256_SHA256' });

@@ -133,3 +133,42 @@ describe('selectTargets', () => {
     expect(selectTargets(ordered, [new Address('west', 'auth/ldap')])).toEqual([]);
   });
 });
+
+describe('orderChanges: namespaces first', () => {
+  const namespace = (path: string, action: Change['action'] = 'create'): Change => change({ address: east(path), action, resourceType: 'namespace' });
+
+  it('every write inside a namespace the plan creates waits for it, whatever kind planned it; a nested one waits for its parent', () => {
+    const ordered = orderChanges([
+      create('team-a/apps/auth/ldap/users/alice', 'team-a/apps/sys/auth/ldap'),
+      create('team-a/apps/sys/auth/ldap'),
+      create('team-a/sys/managed-keys/pkcs11/k'),
+      namespace('team-a/sys/namespaces/apps'),
+      namespace('sys/namespaces/team-a'),
+      create('auth/ldap/users/root-user'),
+    ]);
+    expect(addrs(ordered)).toEqual([
+      'east:auth/ldap/users/root-user',
+      'east:sys/namespaces/team-a',
+      'east:team-a/sys/namespaces/apps',
+      'east:team-a/apps/sys/auth/ldap',
+      'east:team-a/apps/auth/ldap/users/alice',
+      'east:team-a/sys/managed-keys/pkcs11/k',
+    ]);
+    const depsOf = (path: string): string[] => ordered.find((c) => c.address.equals(east(path)))!.dependsOn.map(String);
+    expect(depsOf('team-a/apps/sys/auth/ldap')).toEqual(['east:team-a/sys/namespaces/apps']);
+    expect(depsOf('team-a/sys/namespaces/apps')).toEqual(['east:sys/namespaces/team-a']);
+    expect(depsOf('team-a/sys/managed-keys/pkcs11/k')).toEqual(['east:sys/namespaces/team-a']);
+    expect(depsOf('auth/ldap/users/root-user')).toEqual([]);
+  });
+
+  it('adds nothing for a namespace that is not being written, nor to deletes', () => {
+    const ordered = orderChanges([create('team-a/sys/auth/ldap'), del('team-b/auth/ldap/users/x'), namespace('sys/namespaces/team-b', 'delete')]);
+    expect(ordered.every((c) => c.dependsOn.length === 0)).toBe(true);
+  });
+
+  it('leaves its input alone', () => {
+    const input = deepFreeze([create('team-a/sys/auth/ldap'), namespace('sys/namespaces/team-a')]);
+    expect(() => orderChanges(input)).not.toThrow();
+    expect(input[0]!.dependsOn).toEqual([]);
+  });
+});

@@ -12,7 +12,7 @@
 export interface Case {
   /** Unique, stable: the known differences (differences.ts) name cases by it. */
   id: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'LIST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'LIST';
   /** After /v1/, sent byte for byte (a `..` segment stays one); may carry a query. */
   path: string;
   body?: unknown;
@@ -22,11 +22,14 @@ export interface Case {
   token?: 'root' | 'none' | 'wrong' | { captured: string };
   /** X-Vault-Namespace. */
   namespace?: string;
+  /** Content-Type of a body; default application/json. */
+  contentType?: string;
   /** Names for values of this side's answer, by dotted path. */
   capture?: Record<string, string>;
 }
 
 const LONG = 'x'.repeat(200_000);
+const MERGE_PATCH = 'application/merge-patch+json';
 
 const HEALTH: Case[] = [
   { id: 'health', method: 'GET', path: 'sys/health', token: 'none' },
@@ -137,6 +140,13 @@ const NAMESPACES: Case[] = [
   { id: 'ns-missing-header', method: 'GET', path: 'sys/auth', namespace: 'team-typo' },
   { id: 'ns-header-and-path', method: 'GET', path: 'dev/sys/auth', namespace: 'team-a' },
   { id: 'ns-delete-with-children', method: 'DELETE', path: 'sys/namespaces/team-a' },
+  { id: 'ns-patch-metadata', method: 'PATCH', path: 'sys/namespaces/team-m', contentType: MERGE_PATCH, body: { custom_metadata: { owner: null, tier: 'gold' } } },
+  { id: 'ns-read-patched', method: 'GET', path: 'sys/namespaces/team-m' },
+  { id: 'ns-patch-as-json', method: 'PATCH', path: 'sys/namespaces/team-m', body: { custom_metadata: { tier: 'silver' } } },
+  { id: 'ns-patch-not-string', method: 'PATCH', path: 'sys/namespaces/team-m', contentType: MERGE_PATCH, body: { custom_metadata: { tier: 3 } } },
+  { id: 'ns-patch-missing', method: 'PATCH', path: 'sys/namespaces/nope', contentType: MERGE_PATCH, body: { custom_metadata: { tier: 'gold' } } },
+  { id: 'ns-patch-clear', method: 'PATCH', path: 'sys/namespaces/team-m', contentType: MERGE_PATCH, body: { custom_metadata: null } },
+  { id: 'ns-read-cleared', method: 'GET', path: 'sys/namespaces/team-m' },
   { id: 'ns-delete', method: 'DELETE', path: 'sys/namespaces/team-m' },
   // No read of the deleted namespace: OpenBao deletes in the background, so what it answers depends on timing.
   { id: 'ns-delete-missing', method: 'DELETE', path: 'sys/namespaces/nope' },

@@ -37,7 +37,7 @@ export async function send(target: Target, c: Case, values: ReadonlyMap<string, 
   else if (token !== 'none') headers['X-Vault-Token'] = fill(`<<${token.captured}>>`, values);
   if (c.namespace !== undefined) headers['X-Vault-Namespace'] = c.namespace;
   const payload = c.rawBody ?? (c.body === undefined ? undefined : fill(JSON.stringify(c.body), values));
-  if (payload !== undefined) headers['Content-Type'] = 'application/json';
+  if (payload !== undefined) headers['Content-Type'] = c.contentType ?? 'application/json';
   const url = new URL(target.addr);
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method: c.method, path: `/v1/${fill(c.path, values)}`, headers }, (res) => {

@@ -50,7 +50,16 @@ describe('envelope and status codes', () => {
     expect(res.status).toBe(405);
     expect(res.body.errors).toHaveLength(1);
     expect((await api.get('auth/ldap/groups')).status).toBe(405); // groups is LIST-only
-    expect((await api.call('PATCH', 'auth/ldap/config', {})).status).toBe(405);
+    expect((await api.call('PATCH', 'auth/ldap/config', {}, { 'Content-Type': 'application/merge-patch+json' })).status).toBe(405);
+  });
+
+  it('refuses a PATCH that is not a merge patch before anything else (http/logical.go buildLogicalRequestNoAuth)', async () => {
+    expect(await api.call('PATCH', 'auth/ldap/config', {})).toEqual({
+      status: 415,
+      body: { errors: ['PATCH requires Content-Type of application/merge-patch+json, provided application/json'] },
+    });
+    expect(await api.call('PATCH', 'auth/ldap/config', {}, { 'Content-Type': 'application/merge-patch+json; charset=utf-8' })).toMatchObject({ status: 405 });
+    expect(await apiClient(server.clusters[0]!, null).call('PATCH', 'sys/namespaces/x', {})).toMatchObject({ status: 415 });
   });
 
   it('answers 403 permission denied without a token or with an unknown one', async () => {

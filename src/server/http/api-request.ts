@@ -3,8 +3,8 @@ import type { ClusterServices } from '../services.js';
 import type { MountEntry } from '../sys/mount-table.js';
 import type { JsonObject } from '../util/json.js';
 
-/** What a request asks of a path, as the service's logical layer names it. */
-export type Operation = 'read' | 'list' | 'update' | 'delete';
+/** What a request asks of a path, as the service's logical layer names it (PATCH: a JSON merge patch). */
+export type Operation = 'read' | 'list' | 'update' | 'patch' | 'delete';
 
 /** A request as handlers see it: routed, authorised, body parsed. */
 export interface ApiRequest {
@@ -14,7 +14,7 @@ export interface ApiRequest {
   readonly path: string;
   readonly params: Record<string, string>;
   readonly query: URLSearchParams;
-  /** The JSON body of a write; `{}` otherwise. */
+  /** The JSON body of a write or patch; `{}` otherwise. */
   readonly body: JsonObject;
   /** The authenticated token; undefined on public routes called without one. */
   readonly caller: Caller | undefined;

@@ -78,6 +78,11 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   const { path, query, urlPath } = target;
   const operation = operationOf(req.method, query);
   if (!operation) return sendErrors(res, 405, ['unsupported operation']);
+  // http/logical.go buildLogicalRequestNoAuth, before routing or the token (Go's mime.ParseMediaType refuses an empty type).
+  if (operation === 'patch' && contentType(req) === '') return sendErrors(res, 400, ['mime: no media type']);
+  if (operation === 'patch' && contentType(req) !== MERGE_PATCH) {
+    return sendErrors(res, 415, [`PATCH requires Content-Type of ${MERGE_PATCH}, provided ${contentType(req)}`]);
+  }
   // vault/request_handling.go handleCancelableRequest, before anything else looks at the request.
   if (operation === 'update' && urlPath.endsWith('/')) return sendErrors(res, 400, ["cannot write to a path ending in '/'"]);
 
@@ -100,7 +105,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   if (resolved.kind === 'miss') return sendErrors(res, 404, deps.unrouted(path, operation));
   const handler = resolved.route.handlers[operation];
   if (!handler) return sendErrors(res, 405, gathered(405, 'unsupported operation').errors);
-  const json: JsonObject = operation === 'update' ? await body.readJson() : {};
+  const json: JsonObject = operation === 'update' || operation === 'patch' ? await body.readJson() : {};
   if (caller) caller = await cluster.tokens.use(caller);
 
   const reply = await handler({
@@ -125,11 +130,20 @@ function operationOf(method: string | undefined, query: URLSearchParams): Operat
     case 'POST':
     case 'PUT':
       return 'update';
+    case 'PATCH':
+      return 'patch';
     case 'DELETE':
       return 'delete';
     default:
       return undefined;
   }
+}
+
+const MERGE_PATCH = 'application/merge-patch+json';
+
+/** The media type of the request's body, without parameters (http/logical.go parses it with mime.ParseMediaType). */
+function contentType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 function answerFailure(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {

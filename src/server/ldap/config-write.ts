@@ -125,7 +125,7 @@ function convert(field: string, kind: FieldKind, raw: unknown): unknown {
       }
     case 'kvPairs': {
       const pairs = readKvPairs(raw);
-      if (pairs.kind === 'refused') throw new FieldError(field, pairs.reason);
+      if (pairs.kind === 'refused') throw new FieldError(field, raw, pairs.reason);
       return pairs.value;
     }
     case 'tokenType': {

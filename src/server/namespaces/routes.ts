@@ -7,12 +7,13 @@ import { isNamespaceSegment } from './path.js';
 import { NamespaceRegistry, parentOf, type NamespaceEntry } from './registry.js';
 
 /**
- * `sys/namespaces` (website/content/api-docs/system/namespaces.mdx): create, read, list and
- * delete the child namespaces of the namespace the request is in. Names are relative to it.
+ * `sys/namespaces` (website/content/api-docs/system/namespaces.mdx): create, read, list, patch
+ * (custom metadata) and delete the child namespaces of the namespace the request is in. Names
+ * are relative to it.
  */
 export const namespaceRoutes: Route[] = [
   { pattern: 'sys/namespaces', access: 'root', handlers: { list } },
-  { pattern: 'sys/namespaces/:name+', access: 'root', handlers: { read, update: create, delete: remove } },
+  { pattern: 'sys/namespaces/:name+', access: 'root', handlers: { read, update: create, patch, delete: remove } },
 ];
 
 function registry(req: ApiRequest): NamespaceRegistry {
@@ -54,12 +55,47 @@ async function create(req: ApiRequest): Promise<Reply> {
   return withIgnoredWarning(created, unknownMembers(req.body, ['path', 'custom_metadata']));
 }
 
-/** Refused while it has child namespaces; everything stored in it goes with it, its tokens too. */
+/**
+ * `PATCH` (namespaces.mdx "Patch namespace"): a JSON merge patch of the custom metadata, a key
+ * set to null removed, `custom_metadata: null` clearing them all (OpenBao
+ * vault/logical_system_namespaces.go handleNamespacesPatch). A namespace that does not exist
+ * is a 400 `namespace not found` (its coded 404 comes out of handleError as a 400).
+ */
+async function patch(req: ApiRequest): Promise<Reply> {
+  const namespace = target(req);
+  const names = registry(req);
+  const entry = names.get(namespace);
+  if (!('custom_metadata' in req.body)) throw badRequest('missing required field "custom_metadata"');
+  const changes = req.body.custom_metadata;
+  if (!entry) throw badRequest('namespace not found');
+  if (changes === null) return ok(view(await names.put(namespace, {})));
+  if (typeof changes !== 'object' || Array.isArray(changes)) throw badRequest('custom_metadata must be a map of strings');
+  const metadata: Record<string, string> = { ...entry.custom_metadata };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete metadata[key];
+    else if (typeof value === 'string') metadata[key] = value;
+    else throw badRequest(`metadata patch can only have string or null values, got ${goTypeName(value)}`);
+  }
+  return ok(view(await names.put(namespace, metadata)));
+}
+
+/** The Go type encoding/json decodes a JSON value into, as `%T` prints it. */
+function goTypeName(value: unknown): string {
+  if (typeof value === 'number') return 'json.Number';
+  if (typeof value === 'boolean') return 'bool';
+  return Array.isArray(value) ? '[]interface {}' : 'map[string]interface {}';
+}
+
+/**
+ * Refused while it has child namespaces (400, worded as Vault answers: terraform-provider-vault
+ * vault/resource_namespace.go namespaceDelete quotes it; OpenBao: `unable to delete namespace
+ * containing child namespaces`); everything stored in it goes with it, its tokens too.
+ */
 async function remove(req: ApiRequest): Promise<Reply> {
   const namespace = target(req);
   const names = registry(req);
   if (!names.get(namespace)) return noContent();
-  if (names.children(namespace).length > 0) throw badRequest(`cannot delete namespace "${namespace}/": it contains child namespaces`);
+  if (names.children(namespace).length > 0) throw badRequest(`child namespaces exist under path "${namespace}/", cannot remove`);
   await names.delete(namespace, req.cluster.tokens.revocationsUnder('', namespace));
   return noContent();
 }

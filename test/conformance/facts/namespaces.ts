@@ -3,6 +3,8 @@ import type { Fact, Step } from '../fact.js';
 
 const NAMESPACES_DOC = 'website/content/api-docs/system/namespaces.mdx';
 
+const MERGE_PATCH = { 'Content-Type': 'application/merge-patch+json' };
+
 const createTeamA: Step = { method: 'POST', path: 'sys/namespaces/team-a' };
 
 export const NAMESPACE_FACTS: readonly Fact[] = [
@@ -78,10 +80,30 @@ export const NAMESPACE_FACTS: readonly Fact[] = [
     expect: { status: 404 },
   },
   {
+    says: "PATCH is a JSON merge patch of a namespace's custom metadata: a key set to null goes, the others are set",
+    source: `${NAMESPACES_DOC} (Patch namespace); openbao vault/logical_system_namespaces.go handleNamespacesPatch`,
+    setup: [{ method: 'POST', path: 'sys/namespaces/team-a', body: { custom_metadata: { owner: 'ops', tier: 'gold' } } }],
+    request: { method: 'PATCH', path: 'sys/namespaces/team-a', headers: MERGE_PATCH, body: { custom_metadata: { owner: null, cost: 'c1' } } },
+    expect: { status: 200, body: { data: { path: 'team-a/', custom_metadata: { tier: 'gold', cost: 'c1' } } }, absent: ['data.custom_metadata.owner'] },
+  },
+  {
+    says: 'a PATCH whose body is not a merge patch is refused before anything else (415)',
+    source: 'http/logical.go buildLogicalRequestNoAuth ("PATCH requires Content-Type of application/merge-patch+json")',
+    setup: [createTeamA],
+    request: { method: 'PATCH', path: 'sys/namespaces/team-a', body: { custom_metadata: { tier: 'gold' } } },
+    expect: { status: 415, body: { errors: ['PATCH requires Content-Type of application/merge-patch+json, provided application/json'] } },
+  },
+  {
+    says: 'a PATCH of a namespace that does not exist is refused',
+    source: `${NAMESPACES_DOC} (Patch namespace: "an existing namespace"); openbao vault/logical_system_namespaces.go handleNamespacesPatch`,
+    request: { method: 'PATCH', path: 'sys/namespaces/nope', headers: MERGE_PATCH, body: { custom_metadata: { tier: 'gold' } } },
+    expect: { status: 400, body: { errors: ['namespace not found'] } },
+  },
+  {
     says: 'a namespace with child namespaces cannot be deleted',
-    source: 'website/content/api-docs/system/namespaces.mdx ("You cannot delete a namespace with existing child namespaces", hvac delete_namespace)',
+    source: 'website/content/api-docs/system/namespaces.mdx ("You cannot delete a namespace with existing child namespaces", hvac delete_namespace); the text as terraform-provider-vault vault/resource_namespace.go namespaceDelete quotes it',
     setup: [createTeamA, { method: 'POST', path: 'team-a/sys/namespaces/dev' }],
     request: { method: 'DELETE', path: 'sys/namespaces/team-a' },
-    expect: { status: 400 },
+    expect: { status: 400, body: { errors: ['child namespaces exist under path "team-a/", cannot remove'] } },
   },
 ];
