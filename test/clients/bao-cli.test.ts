@@ -159,7 +159,7 @@ function ldapConfigArgs(slapd: Slapd): string[] {
 /**
  * LDAP config fields one side has and the other not. Vault 1.21: builtin/credential/ldap/
  * path_config.go adds the automated root rotation fields (sdk/helper/automatedrotationutil:
- * rotation_period, rotation_schedule, rotation_window, disable_automated_rotation) and
+ * rotation_period, rotation_schedule, rotation_window, disable_automated_rotation, alias_metadata) and
  * password_policy, rotation_url, rotation_schema, rotation_credential_type;
  * sdk/helper/ldaputil/config.go adds enable_samaccountname_login. OpenBao: its
  * sdk/helper/tokenutil/tokenutil.go adds token_strictly_bind_ip.
@@ -197,6 +197,7 @@ describe('#22.4 the bao CLI against serve prints what it prints against the real
         known: {
           real: ['token_strictly_bind_ip  false'],
           emulated: [
+            'alias_metadata  map[]',
             'disable_automated_rotation  false',
             'enable_samaccountname_login  false',
             'password_policy  n/a',
@@ -215,6 +216,7 @@ describe('#22.4 the bao CLI against serve prints what it prints against the real
         known: {
           real: ['    "token_strictly_bind_ip": false,'],
           emulated: [
+            '    "alias_metadata": {},',
             '    "disable_automated_rotation": false,',
             '    "enable_samaccountname_login": false,',
             '    "password_policy": "",',

@@ -21,6 +21,11 @@ const PARSE = `Vault words an undecodable body "failed to parse JSON input: %w" 
 const CONVERT = `Vault names the value, "error converting input %v for field %q", and words the inner error as mitchellh/mapstructure (${V} sdk/framework/field_data.go Validate); OpenBao leaves the value out and uses go-viper/mapstructure v2 (${B} sdk/framework/field_data.go)`;
 
 export const FACTS_NOT_FOR_THE_REAL_SERVER: readonly FactExclusion[] = [
+  {
+    says: 'a namespace with child namespaces cannot be deleted',
+    kind: 'vault',
+    reason: 'both refuse with 400; the text is Vault\'s as terraform-provider-vault vault/resource_namespace.go quotes it, OpenBao words it "unable to delete namespace containing child namespaces" (openbao/openbao vault/namespace_store.go)',
+  },
   // Vault Enterprise only
   { says: 'sys/health answers 200 to any client on an active node', kind: 'enterprise', reason: `the version is Vault Enterprise's, \`+ent\` (${V} version/version_base.go)` },
   { says: 'a DR secondary answers sys/health with 472 by default', kind: 'enterprise', reason: DR },
