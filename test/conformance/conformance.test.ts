@@ -1,6 +1,7 @@
 import { afterAll, describe, it } from 'vitest';
 import { ldapSettingsFor, startSlapd, type Slapd } from '../support/slapd.js';
 import type { Fact } from './fact.js';
+import { HELP_FACTS } from './facts/help.js';
 import { LDAP_FACTS } from './facts/ldap.js';
 import { LDAP_LOGIN_FACTS } from './facts/ldap-login.js';
 import { MANAGED_KEY_FACTS } from './facts/managed-keys.js';
@@ -22,6 +23,7 @@ const FACT_SETS: Record<string, readonly Fact[]> = {
   'token method': TOKEN_FACTS,
   namespaces: NAMESPACE_FACTS,
   'names and mount paths': NAME_FACTS,
+  'help (?help=1)': HELP_FACTS,
 };
 
 /** The test directory, started on first need and shared by the facts that log in. */
