@@ -14,9 +14,10 @@ export interface ApplyOutcome {
 export interface RunOptions {
   /**
    * How many changes may run at once: a number, or a function read each time one may start
-   * (the clients' adaptive limits move while an apply runs).
+   * (the clients' adaptive limits move while an apply runs), given the clusters that still
+   * have changes to start: a cluster whose changes have all started asks for no more.
    */
-  concurrency: number | (() => number);
+  concurrency: number | ((clustersWithPending: ReadonlySet<string>) => number);
   onEvent?: (e: ApplyEvent) => void;
   /** Turns an execution error into a one-line, secret-free message. */
   describeError: (err: unknown) => string;
@@ -55,6 +56,10 @@ export async function runChanges(
   let readAt = 0;
   let running = 0;
   let stopped = false;
+  // Per cluster, its changes not started yet; a cluster leaves the set when the last one starts.
+  const notStarted = new Map<string, number>();
+  for (const c of changes) notStarted.set(c.address.cluster, (notStarted.get(c.address.cluster) ?? 0) + 1);
+  const withPending = new Set(notStarted.keys());
 
   return new Promise<ApplyOutcome>((resolve) => {
     const finish = (): void =>
@@ -64,7 +69,7 @@ export async function runChanges(
         notStarted: changes.filter((_, i) => status[i] === 'pending'),
       });
     const { concurrency } = opts;
-    const limit = typeof concurrency === 'number' ? (): number => concurrency : (): number => Math.max(1, concurrency());
+    const limit = typeof concurrency === 'number' ? (): number => concurrency : (): number => Math.max(1, concurrency(withPending));
     const pump = (): void => {
       while (!stopped && running < limit() && readAt < ready.length) start(ready[readAt++]!);
       if (running === 0) finish();
@@ -73,6 +78,9 @@ export async function runChanges(
       const c = changes[i]!;
       status[i] = 'running';
       running++;
+      const left = notStarted.get(c.address.cluster)! - 1; // counted above, for every change
+      notStarted.set(c.address.cluster, left);
+      if (left === 0) withPending.delete(c.address.cluster);
       const t0 = performance.now();
       opts.onEvent?.({ type: 'start', change: c });
       execute(c)

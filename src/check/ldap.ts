@@ -6,12 +6,11 @@
  */
 import type { Client } from 'ldapts';
 import {
-  attributeValues,
   connectOne,
   DEFAULT_GROUP_FILTER,
   DEFAULT_USER_FILTER,
   describeError,
-  groupNameOf,
+  groupNamesOf,
   isNoSuchObject,
   renderFilterTemplate,
   searchEntries,
@@ -52,6 +51,8 @@ export interface LdapCheckConfig {
   max_page_size: number;
   discoverdn: boolean;
   anonymous_group_search: boolean;
+  /** Absent from a manifest that does not set it: the service's default for a new config, false. */
+  use_pre111_group_cn_behavior?: boolean;
 }
 
 export async function checkLdapConfig(cfg: LdapCheckConfig, opts: { user?: string }): Promise<Finding[]> {
@@ -148,7 +149,7 @@ async function checkUser(client: Client, cfg: LdapCheckConfig, user: string, rep
       deref: cfg.dereference_aliases,
       pageSize: cfg.max_page_size,
     });
-    groups = [...new Set(found.flatMap((e) => attributeValues(e, groupattr).map(groupNameOf)))];
+    groups = groupNamesOf(found, groupattr, cfg.use_pre111_group_cn_behavior === true);
   } catch (err) {
     report(false, `groups of ${user}: ${describeError(err)}`);
     return;

@@ -5,7 +5,7 @@ import { collectSecretTexts, revealDeep, scrub, Secret } from '../core/secret.js
 import { loginRequest, loginToken, tokenEndpoint, tokenFacts } from './login.js';
 import { ApiError, RefusedRequestError, TransportError } from './errors.js';
 import type { ConcurrencyLimiter, OutcomeOf } from './limiter.js';
-import { errorsOf, isStringArray, parseBody, snippet, toApiResponse } from './response.js';
+import { errorsOf, parseBody, snippet, toApiResponse } from './response.js';
 import { backoffDelay, DEFAULT_BACKOFF, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type BackoffPolicy } from './retry.js';
 import { proxyFor, type ProxySettings } from './proxy.js';
 import { BAD_RESPONSE_CODE, createTransport, INVALID_REQUEST_CODE, TIMEOUT_CODE, type RawResponse, type Transport } from './transport.js';
@@ -183,7 +183,7 @@ class HttpClient implements HttpClusterClient {
     this.#transport.close();
   }
 
-  // read/list/delete chain with .then rather than async frames: a plan may queue thousands of
+  // read/delete chain with .then rather than async frames: a plan may queue thousands of
   // calls at once, and every suspended frame is memory the garbage collector walks.
   read(path: RequestPath): Promise<JsonObject | null> {
     return this.request('GET', path, NOT_FOUND_OK).then((res) => {
@@ -191,17 +191,6 @@ class HttpClient implements HttpClusterClient {
       // An object's read answers with its data: anything else (null, none) is not "empty".
       if (res.data === null) throw this.#unexpected('GET', this.#url(shownPath(path)), res.status, '"data" is not an object', this.#credentialTexts());
       return res.data;
-    });
-  }
-
-  list(path: RequestPath): Promise<string[]> {
-    return this.request('LIST', path, NOT_FOUND_OK).then((res) => {
-      if (res.status === 404) return [];
-      const keys = res.data?.keys;
-      if (!isStringArray(keys)) {
-        throw this.#unexpected('LIST', this.#url(shownPath(path)), res.status, '"data.keys" is not a list of strings', this.#credentialTexts());
-      }
-      return keys;
     });
   }
 

@@ -283,8 +283,8 @@ function dispatcherFor(origin: string, secure: boolean, opts: TransportOptions, 
     connections: opts.maxConnections,
   };
   const { proxy } = opts;
+  const Pool = loadUndici<typeof UndiciPool>('undici/lib/dispatcher/pool.js');
   if (proxy === undefined) {
-    const Pool = loadUndici<typeof UndiciPool>('undici/lib/dispatcher/pool.js');
     return new Pool(origin, { ...timing, allowH2, connect: { ...tls, timeout: opts.connectTimeoutMs }, ...(allowH2 ? { factory: multiplexingClient } : {}) });
   }
   // The whole package: its proxy agent uses the API methods (connect) the package's entry adds.
@@ -299,6 +299,9 @@ function dispatcherFor(origin: string, secure: boolean, opts: TransportOptions, 
     proxyTunnel: secure,
     requestTls: { ...tls, allowH2, timeout: opts.connectTimeoutMs },
     proxyTls: { timeout: opts.connectTimeoutMs },
+    // The server's pool behind the proxy multiplexes as the direct one does: an HTTP/2
+    // connection through its tunnel carries many requests, not one each.
+    ...(allowH2 ? { factory: (at: string | URL, options: object) => new Pool(at, { ...options, factory: multiplexingClient }) } : {}),
   });
 }
 

@@ -53,8 +53,6 @@ export interface ClusterClient {
   request(method: HttpMethod, path: RequestPath, opts?: RequestOptions): Promise<ApiResponse>;
   /** GET of an object: its `data` (an object, else an error); `null` on 404. */
   read(path: RequestPath): Promise<JsonObject | null>;
-  /** LIST; `[]` on 404. */
-  list(path: RequestPath): Promise<string[]>;
   /** POST. */
   write(path: RequestPath, body: unknown, opts?: { idempotent?: boolean }): Promise<ApiResponse>;
   /** DELETE; a 404 counts as done. */

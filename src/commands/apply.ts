@@ -85,7 +85,7 @@ async function applyWith(
       await kind.apply(change, entry?.resource, { client: pool.get(change.address.cluster), clients: pool, run: scratch, redaction: run.redaction });
     },
     {
-      concurrency: () => pool.applyConcurrency(),
+      concurrency: (clustersWithPending) => pool.applyConcurrency(clustersWithPending),
       describeError: (err) => describeError(err, run.redaction),
       onEvent: (e) => {
         if (e.type !== 'start') output.out(renderApplyProgress(e, { color }));

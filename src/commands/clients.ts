@@ -56,15 +56,17 @@ export class ClusterClientPool implements ClientPool {
   }
 
   /**
-   * How many changes an apply may run at once: each cluster's most in flight, summed. Each
-   * cluster's limiter bounds what is in flight to it; the applier only keeps them supplied.
+   * How many changes an apply may run at once: the most in flight of each cluster that still
+   * has changes to start, summed. Each cluster's limiter bounds what is in flight to it; the
+   * applier only keeps them supplied. A cluster with nothing left to start (or nothing to
+   * change) asks for nothing: its share would only queue more changes of the others.
    */
-  applyConcurrency(): number {
+  applyConcurrency(clustersWithPending: Iterable<string>): number {
     // What each cluster's limiter asks for now (ConcurrencyLimiter.demand), read as each change
     // may start: not its whole bound (256 a cluster with the adaptive default), which queued
     // hundreds of changes in front of a limit of 16 on loopback.
     let sum = 0;
-    for (const name of this.targets.keys()) sum += this.#limiterOf(name).demand;
+    for (const name of clustersWithPending) sum += this.#limiterOf(name).demand;
     return Math.max(1, sum);
   }
 

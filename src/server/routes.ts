@@ -47,11 +47,15 @@ function resolveIn(cluster: ClusterServices, path: string, router: Router): Reso
   if (path.startsWith('auth/')) {
     const found = cluster.mounts.resolveAuth(path.slice('auth/'.length));
     if (!found) return { kind: 'miss', reason: 'unmounted' };
-    const match = AUTH_METHOD_ROUTERS[found.mount.type]?.match(found.rest);
-    return match ? { kind: 'route', ...match, mount: found.mount } : { kind: 'miss', reason: 'unsupported' };
+    const methodRouter = AUTH_METHOD_ROUTERS[found.mount.type];
+    const match = methodRouter?.match(found.rest);
+    if (match) return { kind: 'route', ...match, mount: found.mount, backendPath: found.rest, routePrefix: '' };
+    const backend = found.rest === '' && methodRouter ? { type: found.mount.type, routes: methodRouter.routes } : undefined;
+    return { kind: 'miss', reason: 'unsupported', ...(backend && { backend }) };
   }
   const match = router.match(path);
-  if (match) return { kind: 'route', ...match };
+  // Every route of these routers is a sys/ path: the system backend's.
+  if (match) return { kind: 'route', ...match, backendPath: path.replace(/^sys\//, ''), routePrefix: 'sys/' };
   // sys/ is a mount; so are the secrets engines, mounted but not served here.
   const mounted = cluster.mounts.list('secret').some((m) => `${path}/`.startsWith(m.path));
   return { kind: 'miss', reason: mounted ? 'unsupported' : 'unmounted' };

@@ -6,8 +6,9 @@ import { numberText, refused, value, type Read } from './read.js';
  * parseutil/parseutil.go):
  * - a JSON number arrives as its text (json.Number), so it takes the string path;
  * - "" is 0;
- * - a base-10 integer (strconv.ParseInt: optional sign, digits, nothing else) is seconds;
- * - text ending in "d" is a base-10 integer of days ("7d"; "1.5d", "1d12h" are refused);
+ * - a base-10 int64 (strconv.ParseInt: optional sign, digits, nothing else) is seconds;
+ * - text ending in "d" is a base-10 int64 of days ("7d"; "1.5d", "1d12h" are refused);
+ * - either beyond int64 nanoseconds is refused as parseutil's overflowMul refuses it;
  * - anything else is Go's time.ParseDuration ("90s", "1h30m", ".5h", "1.5h", "300ms");
  * then whole seconds, truncated toward zero (int(dur.Seconds())), and a negative result
  * refused ("cannot provide negative value"). No trimming: " 1h" is refused.
@@ -60,23 +61,40 @@ export function durationSeconds(input: unknown): number | undefined {
   return read.kind === 'value' ? read.value.seconds : undefined;
 }
 
-/** ParseDurationSecond's string path, in nanoseconds. */
+/**
+ * ParseDurationSecond's string path, in nanoseconds: strconv.ParseInt's int64 seconds, or days,
+ * each multiplied by overflowMul; then time.ParseDuration. An integer beyond int64 is no
+ * integer to ParseInt (out of range), so it falls through to ParseDuration, which refuses it
+ * as an invalid duration; days beyond it are ParseInt's range error.
+ */
 function durationNanos(text: string): Read<bigint> {
   if (text === '') return value(0n);
-  if (BASE10_INT.test(text)) return scaled(BigInt(text), NS_PER_SECOND, text);
+  const seconds = parseInt64(text);
+  if (seconds.kind === 'value') return overflowMul(seconds.value, NS_PER_SECOND);
   if (text.endsWith('d')) {
-    const days = text.slice(0, -1);
-    if (!BASE10_INT.test(days)) return refused(`strconv.ParseInt: parsing "${days}": invalid syntax`);
-    return scaled(BigInt(days), 86_400n * NS_PER_SECOND, text);
+    const days = parseInt64(text.slice(0, -1));
+    return days.kind === 'value' ? overflowMul(days.value, 86_400n * NS_PER_SECOND) : days;
   }
   return goParseDuration(text);
 }
 
-function scaled(n: bigint, unit: bigint, text: string): Read<bigint> {
-  // strconv.ParseInt's int64 range; beyond it (or where Go's multiplication would wrap) refused.
-  const ns = n * unit;
-  return ns > MAX_NS || ns < -MAX_NS - 1n ? refused(`time: invalid duration "${text}"`) : value(ns);
+/** strconv.ParseInt(text, 10, 64), with its errors' texts. */
+function parseInt64(text: string): Read<bigint> {
+  if (!BASE10_INT.test(text)) return refused(`strconv.ParseInt: parsing "${text}": invalid syntax`);
+  const n = BigInt(text);
+  return n > MAX_NS || n < -MAX_NS - 1n ? refused(`strconv.ParseInt: parsing "${text}": value out of range`) : value(n);
 }
+
+/**
+ * go-secure-stdlib parseutil overflowMul: a product of durations beyond int64 is refused with
+ * its own error (Go's multiplication would wrap), not time's "invalid duration".
+ */
+function overflowMul(n: bigint, unit: bigint): Read<bigint> {
+  const ns = n * unit;
+  return ns > MAX_NS || ns < -MAX_NS - 1n ? refused(DURATION_MULTIPLICATION_OVERFLOW) : value(ns);
+}
+
+const DURATION_MULTIPLICATION_OVERFLOW = 'multiplication of durations resulted in overflow, one operand may be too large';
 
 /** Go's time.ParseDuration (time/format.go), exactly: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` or "0". */
 function goParseDuration(orig: string): Read<bigint> {
@@ -94,6 +112,8 @@ function goParseDuration(orig: string): Read<bigint> {
     if (!(s[0] === '.' || isDigit(s[0]!))) return invalid;
     const intPart = /^[0-9]*/.exec(s)![0];
     s = s.slice(intPart.length);
+    // leadingInt: digits beyond 1<<63 overflow.
+    if (intPart !== '' && BigInt(intPart) > 1n << 63n) return invalid;
     let fraction = '';
     if (s[0] === '.') {
       fraction = /^[0-9]*/.exec(s.slice(1))![0];

@@ -35,11 +35,21 @@ describe('DN helpers', () => {
     expect(parseDn('cn=a\\')).toBeUndefined();
   });
 
-  it('gives the first CN of a DN as a group name, other values as they are', () => {
-    expect(groupNameOf('cn=admins,ou=groups,dc=example,dc=com')).toBe('admins');
-    expect(groupNameOf('uid=x,cn=outer,dc=y')).toBe('outer');
-    expect(groupNameOf('ou=nocn,dc=y')).toBe('ou=nocn,dc=y');
-    expect(groupNameOf('Plain Name')).toBe('Plain Name');
-    expect(groupNameOf('alice@example.com')).toBe('alice@example.com');
+  it('gives the first CN of a DN as a group name, other values as they are (ldaputil client.go getCN)', () => {
+    for (const pre111 of [false, true]) {
+      expect(groupNameOf('CN=admins,OU=groups,DC=example,DC=com', pre111)).toBe('admins');
+      expect(groupNameOf('uid=x,CN=outer,dc=y', pre111)).toBe('outer');
+      expect(groupNameOf('ou=nocn,dc=y', pre111)).toBe('ou=nocn,dc=y');
+      expect(groupNameOf('Plain Name', pre111)).toBe('Plain Name');
+      expect(groupNameOf('alice@example.com', pre111)).toBe('alice@example.com');
+      expect(groupNameOf('', pre111)).toBe('');
+    }
+  });
+
+  it('takes a cn in any case, but with use_pre111_group_cn_behavior only one written CN', () => {
+    expect(groupNameOf('cn=admins,ou=groups,dc=example,dc=com', false)).toBe('admins');
+    expect(groupNameOf('Cn=admins,ou=groups', false)).toBe('admins');
+    expect(groupNameOf('cn=admins,ou=groups,dc=example,dc=com', true)).toBe('cn=admins,ou=groups,dc=example,dc=com');
+    expect(groupNameOf('Cn=admins,CN=outer', true)).toBe('outer');
   });
 });

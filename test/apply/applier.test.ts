@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runChanges, type ApplyEvent, type RunOptions } from '../../src/apply/applier.js';
 import type { Change } from '../../src/core/plan.js';
-import { addrs, create } from '../core/builders.js';
+import { Address } from '../../src/core/address.js';
+import { addrs, change, create } from '../core/builders.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const name = (c: Change): string => c.address.path;
@@ -74,6 +75,19 @@ describe('runChanges', () => {
     const outcome = await runChanges(changes, r.execute, opts(concurrency));
     expect(r.max()).toBe(concurrency);
     expect(outcome.done).toHaveLength(12);
+  });
+
+  it('tells the concurrency function which clusters still have changes to start', async () => {
+    const west = (path: string): Change => change({ address: new Address('west', path), action: 'create' });
+    const changes = [create('e1'), west('w1'), create('e2'), create('e3')];
+    const asked: string[][] = [];
+    const run = await runChanges(changes, () => sleep(1), opts(0, { concurrency: (clusters) => (asked.push([...clusters].sort()), 1) }));
+    expect(run.done).toHaveLength(4);
+    // One at a time, in plan order: west drops out once w1 has started, east once e3 has.
+    expect(asked[0]).toEqual(['east', 'west']);
+    expect(asked).toContainEqual(['east']);
+    expect(asked.at(-1)).toEqual([]);
+    expect(asked.findIndex((a) => !a.includes('west'))).toBeLessThan(asked.findIndex((a) => a.length === 0));
   });
 
   it('reads a concurrency given as a function each time a change may start (an adaptive limit that moves)', async () => {

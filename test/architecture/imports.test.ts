@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { AUTH_MOUNT_TYPE } from '../../src/kinds/auth-mount/scope.js';
+import { KIND_NAMES, loadKinds } from '../../src/kinds/registry.js';
 
 // Imports point one way: the pipeline's stages only downwards, the emulator apart (it imports
 // nothing of the reconciler but the adapters and the shared value forms), and no module reaches
@@ -75,36 +77,57 @@ describe('imports', () => {
     expect(upward).toEqual([]);
   });
 
-  // A kind is a folder of kinds/ that the registry loads; every other folder of kinds/ (cluster
-  // placement, auth mounts) is shared by the kinds, as the files of kinds/ itself are.
-  const registry = readFileSync(path.join(SRC, 'kinds', 'registry.ts'), 'utf8');
-  const KINDS = new Set([...registry.matchAll(/import\(\s*'\.\/([^/']+)\/index\.js'\s*\)/g)].map((m) => m[1]!));
+  // A kind is a folder of kinds/ that the registry loads (kinds/registry.ts, as the CLI loads
+  // them); every other folder of kinds/ (cluster placement, auth mounts) is shared by the kinds,
+  // as the files of kinds/ itself are.
   const kindsFolderOf = (f: string): string | undefined => {
     const parts = rel(f).split(path.sep);
     return parts[0] === 'kinds' && parts.length > 2 ? parts[1] : undefined;
   };
+  /** The folder of a kind: its name in kebab case (LdapAuth → ldap-auth). */
+  const folderOfKind = (kind: string): string => kind.replace(/(?<=[a-z0-9])([A-Z])/g, '-$1').toLowerCase();
+  const loadRegistry = async () => {
+    const modules = await loadKinds();
+    return { modules, folders: new Set(modules.map((m) => folderOfKind(m.kind))) };
+  };
 
-  it('#15.2: no kind imports another kind; shared folders of kinds/ import no kind', () => {
-    expect([...KINDS].sort()).toEqual(['dr-replication', 'ldap-auth', 'managed-key', 'namespace', 'snapshot-policy']);
+  it('every kind of the registry is the folder of its name, with the module it loads', async () => {
+    const { modules } = await loadRegistry();
+    expect(modules.map((m) => m.kind)).toEqual([...KIND_NAMES]);
+    for (const m of modules) expect(graph.has(path.join(SRC, 'kinds', folderOfKind(m.kind), 'index.ts')), m.kind).toBe(true);
+  });
+
+  it('#15.2: no kind imports another kind; shared folders of kinds/ import no kind', async () => {
+    const { folders } = await loadRegistry();
+    expect(folders.size).toBeGreaterThan(1);
     const crossing = [...graph].flatMap(([f, targets]) =>
       targets
         .filter((t) => {
           const from = kindsFolderOf(f);
           const to = kindsFolderOf(t);
-          return from !== undefined && to !== undefined && to !== from && KINDS.has(to);
+          return from !== undefined && to !== undefined && to !== from && folders.has(to);
         })
         .map((t) => `${rel(f)} -> ${rel(t)}`),
     );
     expect(crossing).toEqual([]);
   });
 
-  it('#15.4: auth mounts are shared: their module names no method type, and every auth kind uses it', () => {
+  it('#15.4: auth mounts are shared: their module names no method type, and every auth kind uses it', async () => {
+    const { modules, folders } = await loadRegistry();
+    // An auth kind is one whose changes include auth mounts; its method is its name's first word.
+    const authKinds = modules.filter((m) => m.resourceTypes.includes(AUTH_MOUNT_TYPE)).map((m) => folderOfKind(m.kind));
+    expect(authKinds.length).toBeGreaterThan(0);
+    const methods = authKinds.map((k) => k.split('-')[0]!);
     const shared = files.filter((f) => kindsFolderOf(f) === 'auth-mount');
     expect(shared.length).toBeGreaterThan(0);
-    expect(shared.filter((f) => /ldap/i.test(readFileSync(f, 'utf8'))).map(rel)).toEqual([]);
+    expect(shared.filter((f) => methods.some((m) => readFileSync(f, 'utf8').toLowerCase().includes(m))).map(rel)).toEqual([]);
     // The mount's resource type is named there only: a kind takes it (and the mount) from there.
-    const ownMountType = files.filter((f) => KINDS.has(kindsFolderOf(f) ?? '') && readFileSync(f, 'utf8').includes("'auth.mount'"));
+    const ownMountType = files.filter((f) => folders.has(kindsFolderOf(f) ?? '') && readFileSync(f, 'utf8').includes(`'${AUTH_MOUNT_TYPE}'`));
     expect(ownMountType.map(rel)).toEqual([]);
+    // Every auth kind imports the shared module.
+    const usesShared = (folder: string): boolean =>
+      files.some((f) => kindsFolderOf(f) === folder && graph.get(f)!.some((t) => kindsFolderOf(t) === 'auth-mount'));
+    expect(authKinds.filter((k) => !usesShared(k))).toEqual([]);
   });
 
   it('no import cycle between files', () => {

@@ -8,6 +8,7 @@ import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { Secret } from '../../src/core/secret.js';
 import { closedPort, envelope, json, startServer, type TestServer } from './server.js';
 import { caught, client, closeClients, TOKEN } from './support.js';
+import { listNames } from '../../src/kinds/live-read.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -31,10 +32,10 @@ describe('requests', () => {
     expect(c.requestCount).toBe(2);
   });
 
-  it("sends LIST as GET ?list=true, as the service's own client does, and returns data.keys", async () => {
+  it("sends LIST as GET ?list=true, as the service's own client does; listNames returns data.keys", async () => {
     server = await startServer((_req, res) => json(res, 200, envelope({ keys: ['alice', 'bob'] })));
     const c = client(server.baseUrl);
-    expect(await c.list('auth/ldap/users')).toEqual(['alice', 'bob']);
+    expect(await listNames(c, 'auth/ldap/users')).toEqual(['alice', 'bob']);
     await c.request('LIST', 'sys/health', { query: { standbyok: 'true' } });
     expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       'GET /v1/auth/ldap/users?list=true',
@@ -46,7 +47,7 @@ describe('requests', () => {
     server = await startServer((_req, res) => json(res, 404, { errors: [] }));
     const c = client(server.baseUrl);
     expect(await c.read('auth/ldap/groups/none')).toBeNull();
-    expect(await c.list('auth/ldap/groups')).toEqual([]);
+    expect(await listNames(c, 'auth/ldap/groups')).toEqual([]);
     await expect(c.delete('auth/ldap/groups/none')).resolves.toBeUndefined();
     expect(server.seen.map((s) => s.method)).toEqual(['GET', 'GET', 'DELETE']);
     // Any other request: 404 is an error.
@@ -158,14 +159,15 @@ describe('errors', () => {
     server = await startServer((_req, res) => json(res, 200, bodies.shift()));
     const c = client(server.baseUrl);
     const messages: string[] = [];
-    for (let i = 0; i < 4; i++) messages.push((await caught(() => c.list('auth/ldap/users'))).message);
+    for (let i = 0; i < 4; i++) messages.push((await caught(() => listNames(c, 'auth/ldap/users'))).message);
     messages.push((await caught(() => c.read('x'))).message);
     messages.push((await caught(() => c.read('x'))).message);
     const base = `LIST ${server.baseUrl}/auth/ldap/users: 200 OK: unexpected response: `;
     expect(messages).toEqual([
-      `${base}"data.keys" is not a list of strings`,
-      `${base}"data.keys" is not a list of strings`,
-      `${base}"data.keys" is not a list of strings`,
+      // The LIST of production (kinds/live-read.ts listNames): its answer's shape checked as every live answer is.
+      'east: LIST auth/ldap/users: field "keys" is a string, expected a list of strings',
+      'east: LIST auth/ldap/users: field "keys[0]" is a number, expected a string; field "keys[1]" is a number, expected a string',
+      'east: LIST auth/ldap/users: field "keys" is missing',
       `${base}"data" is not an object`,
       `GET ${server.baseUrl}/x: 200 OK: unexpected response: body is not a JSON object (starts with "[1,2]")`,
       `GET ${server.baseUrl}/x: 200 OK: unexpected response: "warnings" is not a list of strings`,

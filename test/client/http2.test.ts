@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { client, closeClients, TOKEN } from './support.js';
+import { listNames } from '../../src/kinds/live-read.js';
 
 let dir: string;
 let cert: string;
@@ -61,7 +62,7 @@ describe('HTTP/2', () => {
   it('speaks HTTP/2 where a TLS server offers it', async () => {
     const c = client(baseUrl, { caCert: cert, limiter: new ConcurrencyLimiter(8) });
     expect(await c.read('auth/ldap/config')).toEqual({ keys: ['a'], v: '2.0' });
-    await Promise.all(Array.from({ length: 40 }, () => c.list('auth/ldap/users')));
+    await Promise.all(Array.from({ length: 40 }, () => listNames(c, 'auth/ldap/users')));
     expect(seen.every((s) => s.version === '2.0')).toBe(true);
     expect(seen[0]).toMatchObject({ method: 'GET', url: '/v1/auth/ldap/config', token: TOKEN });
     expect(seen[1]).toMatchObject({ method: 'GET', url: '/v1/auth/ldap/users?list=true' });

@@ -4,6 +4,7 @@ import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { Secret } from '../../src/core/secret.js';
 import { json, startServer, type TestServer } from './server.js';
 import { caught, client, closeClients } from './support.js';
+import { listNames } from '../../src/kinds/live-read.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -55,7 +56,7 @@ describe('a login client', () => {
   it('a failed login fails every request with one message naming the cluster, address and login, and logout sends nothing', async () => {
     server = await startServer((_req, res) => json(res, 400, { errors: [`role "deploy" could not be found; got ${JWT}`] }));
     const c = jwtClient(server.baseUrl);
-    const [a, b] = await Promise.all([caught(() => c.read('x')), caught(() => c.list('y'))]);
+    const [a, b] = await Promise.all([caught(() => c.read('x')), caught(() => listNames(c, 'y'))]);
     expect(a.message).toBe(
       `cannot log in to ci at ${server.baseUrl} with a jwt login as role "deploy" at auth/jwt with the JWT from environment variable CI_JOB_JWT (test): POST ${server.baseUrl}/auth/jwt/login: 400 Bad Request: role "deploy" could not be found; got (sensitive)`,
     );

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as http2 from 'node:http2';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/client/errors.js';
+import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { proxyFor, type ProxySettings } from '../../src/client/proxy.js';
 import { closedPort, envelope, json, startServer, type TestServer } from './server.js';
 import { caught, client, closeClients, TOKEN } from './support.js';
@@ -157,6 +159,31 @@ describe('requests through a proxy', () => {
     expect(proxy.seen[0]).toEqual({ line: `CONNECT 127.0.0.1:${server.port} HTTP/1.1`, auth: AUTHORIZATION });
     // The token went inside the TLS: the proxy saw only the CONNECT.
     expect(server.seen[0]!.headers['x-vault-token']).toBe(TOKEN);
+  });
+
+  it('#16.3 through a proxy too: many requests in flight share one HTTP/2 connection, one tunnel', async () => {
+    // As the service listens: TLS offering h2 and http/1.1 by ALPN; it answers none of the 64
+    // until all are in flight at once.
+    const held: Array<() => void> = [];
+    let hold = 0;
+    let sessions = 0;
+    const server = http2.createSecureServer({ key, cert, allowHTTP1: true }, (req, res) => {
+      const answer = (): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { v: req.httpVersion } }));
+      if (hold === 0) return answer();
+      held.push(answer);
+      if (held.length >= hold) held.splice(0).forEach((go) => go());
+    });
+    server.on('session', () => sessions++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const proxy = await startProxy();
+    open.push(proxy);
+    const c = client(`https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, { caCert: cert, proxy: proxy.settings, limiter: new ConcurrencyLimiter(64) });
+    expect(await c.read('x')).toEqual({ v: '2.0' });
+    expect([proxy.seen.length, sessions]).toEqual([1, 1]);
+    hold = 64;
+    await Promise.all(Array.from({ length: 64 }, () => c.read('x')));
+    expect([proxy.seen.length, sessions]).toEqual([1, 1]);
   });
 
   it('sends plain http to the proxy, naming the whole URL', async () => {

@@ -5,6 +5,7 @@ import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { Secret } from '../../src/core/secret.js';
 import { envelope, json, startServer, type TestServer } from './server.js';
 import { caught, client, closeClients } from './support.js';
+import { listNames } from '../../src/kinds/live-read.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -178,7 +179,7 @@ describe('connections and concurrency', () => {
     let maxTogether = 0;
     const watch = setInterval(() => (maxTogether = Math.max(maxTogether, a.inFlight + b.inFlight)), 1);
     try {
-      await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? ca : cb).list('x')));
+      await Promise.all(Array.from({ length: 60 }, (_, i) => listNames(i % 2 ? ca : cb, 'x')));
     } finally {
       clearInterval(watch);
       ca.close();

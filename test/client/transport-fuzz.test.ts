@@ -8,6 +8,7 @@ import type { HttpClusterClient } from '../../src/client/http-client.js';
 import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { Secret } from '../../src/core/secret.js';
 import { client, closeClients, TOKEN } from './support.js';
+import { listNames } from '../../src/kinds/live-read.js';
 
 /**
  * A fuzz target for the transport's answers (issue 13): a loopback server answers each request
@@ -188,7 +189,7 @@ function send(c: HttpClusterClient, kind: Call): Promise<unknown> {
     case 'read':
       return c.read('auth/ldap/config');
     case 'list':
-      return c.list('auth/ldap/users');
+      return listNames(c, 'auth/ldap/users');
     case 'write':
       return c.write('auth/ldap/config', { binddn: 'cn=svc', bindpass: new Secret(BINDPASS, 'env:BINDPASS') }, { idempotent: true });
     case 'delete':

@@ -43,7 +43,16 @@ describe('the concurrency summary on stderr', () => {
   });
 
   it('an apply with the adaptive default starts what the clients ask for now: twice the starting limit of 16 before any request', () => {
-    expect(pool({ kind: 'auto' }).applyConcurrency()).toBe(32);
-    expect(pool({ kind: 'fixed', size: 8 }).applyConcurrency()).toBe(8);
+    expect(pool({ kind: 'auto' }).applyConcurrency(['east'])).toBe(32);
+    expect(pool({ kind: 'fixed', size: 8 }).applyConcurrency(['east'])).toBe(8);
+  });
+
+  it("counts only the clusters that still have changes to start: another cluster's share would only queue more of these", () => {
+    const target = (name: string) => ({ name, address: server.clusters[0]!.baseUrl, auth: { method: 'token' as const, token: new Secret('clients-test', 'env:T') }, authSource: 'test', insecureSkipVerify: false });
+    const three = new ClusterClientPool(new Map(['east', 'west', 'north'].map((n) => [n, target(n)])), { kind: 'fixed', size: 8 });
+    expect(three.applyConcurrency(['east', 'west', 'north'])).toBe(24);
+    expect(three.applyConcurrency(['west'])).toBe(8);
+    // Nothing left to start anywhere: still one, so the applier's loop reads a positive limit.
+    expect(three.applyConcurrency([])).toBe(1);
   });
 });

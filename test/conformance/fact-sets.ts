@@ -1,4 +1,5 @@
 import type { Fact } from './fact.js';
+import { HELP_FACTS } from './facts/help.js';
 import { LDAP_FACTS } from './facts/ldap.js';
 import { LDAP_LOGIN_FACTS } from './facts/ldap-login.js';
 import { MANAGED_KEY_FACTS } from './facts/managed-keys.js';
@@ -16,4 +17,5 @@ export const FACT_SETS: Readonly<Record<string, readonly Fact[]>> = {
   'token method': TOKEN_FACTS,
   namespaces: NAMESPACE_FACTS,
   'names and mount paths': NAME_FACTS,
+  'help (?help=1)': HELP_FACTS,
 };

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { startServer, type RunningCluster, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
 import { activationToken, DR, inSync, member } from '../server/replication/support.js';
 import type { Fact, Scenario, Step } from './fact.js';
 
@@ -27,17 +27,21 @@ export async function startScenario(scenario: Scenario): Promise<RunningServer> 
   }
 }
 
+/** A cluster a fact's requests go to: the emulator's, or a real server's. */
+export interface FactCluster {
+  /** `http://host:port/v1` */
+  readonly baseUrl: string;
+  readonly rootToken: string;
+}
+
 export interface Outcome {
   answer: Answer;
   /** Values captured by the steps, by name. */
   captured: ReadonlyMap<string, string>;
 }
 
-/** Where a fact's steps go: a cluster's API (`http://host:port/v1`) and its root token; serve's or the real server's. */
-export type FactTarget = Pick<RunningCluster, 'baseUrl' | 'rootToken'>;
-
 /** Runs the setup steps and the request of a fact; answers the request's answer. `given`: values known beforehand. */
-export async function runFact(server: { readonly clusters: readonly FactTarget[] }, fact: Fact, given: ReadonlyMap<string, string> = new Map()): Promise<Outcome> {
+export async function runFact(server: { readonly clusters: readonly FactCluster[] }, fact: Fact, given: ReadonlyMap<string, string> = new Map()): Promise<Outcome> {
   const captured = new Map<string, string>(given);
   for (const step of fact.setup ?? []) {
     const answer = await send(server.clusters, step, captured);
@@ -48,7 +52,7 @@ export async function runFact(server: { readonly clusters: readonly FactTarget[]
   return { answer: await send(server.clusters, fact.request, captured), captured };
 }
 
-async function send(clusters: readonly FactTarget[], step: Step, captured: Map<string, string>): Promise<Answer> {
+async function send(clusters: readonly FactCluster[], step: Step, captured: Map<string, string>): Promise<Answer> {
   const cluster = clusters[step.cluster ?? 0]!;
   const fill = (text: string): string => fillCaptured(text, captured);
   const token = step.token === undefined || step.token === 'root' ? cluster.rootToken : step.token === 'none' ? undefined : captured.get(step.token.captured);

@@ -164,7 +164,7 @@ describe('a local policy', () => {
     expect(check.stdout).toMatch(/Check passed: \d+ findings\./);
   });
 
-  it('restore: serve --restore <snapshot> starts a server whose plan is empty', async () => {
+  it('restore: serve --restore <snapshot> starts a server that holds what was snapshotted, whose plan is empty', async () => {
     const m = await manifests({ 'p.yaml': policyYaml('nightly', localConfig('snaps', { interval: '1s', retain: 3 })) + '---\n' + policyYaml('other', localConfig('other', { interval: '24h' })) });
     await applyOk(m);
     await clock.advance(1000);
@@ -175,6 +175,17 @@ describe('a local policy', () => {
     await writeFile(keys, JSON.stringify({ clusters: { default: { key_shares: cluster.server.clusters[0]!.keyShares, key_threshold: 1 } } }));
     const served = await startServe(['--token', 'restored-root', '--restore', path.join(dir, 'snaps', newest!), '--restore-keys', keys]);
     try {
+      // Read back: the restored server answers each policy as the server that took the snapshot.
+      const readBack = async (name: string): Promise<unknown> => {
+        const res = await fetch(`${served.baseUrl}/${CONFIG_PATH}/${name}`, { headers: { 'X-Vault-Token': 'restored-root' } });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { data: unknown }).data;
+      };
+      const listed = await fetch(`${served.baseUrl}/${CONFIG_PATH}?list=true`, { headers: { 'X-Vault-Token': 'restored-root' } });
+      expect(((await listed.json()) as { data: { keys: string[] } }).data.keys.sort()).toEqual(['nightly', 'other']);
+      for (const name of ['nightly', 'other']) {
+        expect(await readBack(name)).toEqual(((await cluster.raw('GET', `${CONFIG_PATH}/${name}`)).body as { data: unknown }).data);
+      }
       await expectNoChanges((args) => runCli(args, { env: { SERVICE_ADDR: served.baseUrl, SERVICE_TOKEN: 'restored-root' } }), m);
     } finally {
       await served.stop();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FACT_SETS } from '../conformance/fact-sets.js';
 import type { Fact } from '../conformance/fact.js';
-import { checkAnswer, runFact, type FactTarget } from '../conformance/run-fact.js';
+import { checkAnswer, runFact, type FactCluster } from '../conformance/run-fact.js';
 import { useRealServer, type RealServer } from '../support/real-server.js';
 import { ldapSettingsFor, startSlapd, type Slapd } from '../support/slapd.js';
 import { pollUntil } from '../support/wait.js';
@@ -61,7 +61,7 @@ for (const [area, facts] of Object.entries(FACT_SETS)) {
 
 async function check(fact: Fact): Promise<void> {
   const server = real();
-  const target: FactTarget = { baseUrl: `${server.addr}/v1`, rootToken: server.token };
+  const target: FactCluster = { baseUrl: `${server.addr}/v1`, rootToken: server.token };
   checkAnswer(fact, await runFact({ clusters: [target] }, fact, fact.directory ? directory : new Map()));
 }
 

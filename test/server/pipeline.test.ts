@@ -29,7 +29,7 @@ beforeAll(async () => {
       faults: new FaultInjector(),
       resolve: (path) => {
         const match = router.match(path);
-        return match ? { kind: 'route', ...match } : { kind: 'miss', reason: 'unsupported' };
+        return match ? { kind: 'route', ...match, backendPath: path, routePrefix: '' } : { kind: 'miss', reason: 'unsupported' };
       },
       unrouted: () => [],
     }),

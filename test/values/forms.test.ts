@@ -33,6 +33,30 @@ describe('#15.2: durations (parseutil.ParseDurationSecond + TypeDurationSecond)'
     (input) => expect(readDuration(input).kind).toBe('refused'),
   );
 
+  // Each answer as the real server gives it (OpenBao 2.6.2, go-secure-stdlib parseutil 0.1.x and Go's time).
+  test.each([
+    ['9223372036', 9223372036],
+    ['106751d', 9223286400],
+    ['2562047h', 9223369200],
+    ['9223372036854775807ns', 9223372036],
+    ['9223372037', 'multiplication of durations resulted in overflow, one operand may be too large'],
+    ['-9223372037', 'multiplication of durations resulted in overflow, one operand may be too large'],
+    ['18446744074', 'multiplication of durations resulted in overflow, one operand may be too large'],
+    ['106752d', 'multiplication of durations resulted in overflow, one operand may be too large'],
+    ['-106752d', 'multiplication of durations resulted in overflow, one operand may be too large'],
+    ['99999999999999999999d', 'strconv.ParseInt: parsing "99999999999999999999": value out of range'],
+    ['2562048h', 'time: invalid duration "2562048h"'],
+    ['9223372036854775808ns', 'time: invalid duration "9223372036854775808ns"'],
+    ['99999999999999999999', 'time: invalid duration "99999999999999999999"'],
+    ['99999999999999999999s', 'time: invalid duration "99999999999999999999s"'],
+    ['-9223372036', "cannot provide negative value '-9223372036'"],
+    ['-9223372036854775808ns', "cannot provide negative value '-9223372036'"],
+  ] as const)('at the edge of int64 nanoseconds, %j: %j', (input, expected) => {
+    expect(readDuration(input)).toEqual(
+      typeof expected === 'number' ? { kind: 'value', value: { seconds: expected, truncated: expect.any(Boolean) } } : { kind: 'refused', reason: expected },
+    );
+  });
+
   test('a JSON number is read as its text: a fraction or an exponent is refused, as json.Number is', () => {
     expect(readDuration(1.5).kind).toBe('refused');
     expect(readDuration(1e21).kind).toBe('refused');

@@ -83,14 +83,18 @@ export function parseDn(dn: string): RdnAttribute[][] | undefined {
 }
 
 /**
- * The group name a groupattr value stands for: the first CN of a value that parses as a DN,
- * otherwise the value itself (already a name).
+ * The group name a groupattr value or a group entry's DN stands for (sdk/helper/ldaputil/
+ * client.go getCN): the value of the first CN of a text that parses as a DN, otherwise the text
+ * itself (already a name, or a DN without a CN). `pre111` is use_pre111_group_cn_behavior: the
+ * attribute type must then be written `CN` exactly, so `cn=admins,ou=groups,...` stays whole;
+ * otherwise `cn` in any case counts.
  */
-export function groupNameOf(value: string): string {
+export function groupNameOf(value: string, pre111: boolean): string {
   const rdns = parseDn(value);
   if (!rdns || rdns.length === 0) return value;
+  const isCn = pre111 ? (type: string) => type === 'CN' : (type: string) => type.toLowerCase() === 'cn';
   for (const rdn of rdns) {
-    for (const attr of rdn) if (attr.type.toLowerCase() === 'cn') return attr.value;
+    for (const attr of rdn) if (isCn(attr.type)) return attr.value;
   }
   return value;
 }

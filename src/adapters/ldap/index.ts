@@ -20,4 +20,5 @@ export {
   templateFields,
 } from './template.js';
 export { escapeDnValue, parseDn, groupNameOf } from './dn.js';
+export { groupNamesOf } from './groups.js';
 export { describeError, isNoSuchObject } from './errors.js';

@@ -109,6 +109,8 @@ export const LDAP_FIELD_SPECS: readonly LdapFieldSpec[] = [
   { name: 'groupdn', type: 'string', default: '' },
   // The spec says "empty (effective default cn)"; the server reads it back as "cn".
   { name: 'groupattr', type: 'string', default: 'cn' },
+  // false on a new config; true asks for the pre-1.11 group names (ldaputil client.go getCN).
+  { name: 'use_pre111_group_cn_behavior', type: 'bool', default: false },
   { name: 'username_as_alias', type: 'bool', default: false, since: SINCE.usernameAsAlias },
   { name: 'dereference_aliases', type: 'enum', default: 'never', values: DEREFERENCE_ALIASES, since: SINCE.v1_14 },
   { name: 'max_page_size', type: 'integer', default: 0, since: SINCE.maxPageSize },

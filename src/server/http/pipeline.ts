@@ -13,11 +13,15 @@ import { NAMESPACE_HEADER, requestTarget } from './request-path.js';
 import { injectsDataAtTop } from './legacy-top-level.js';
 import { aclDenied, ApiError, gathered } from './reply.js';
 import { sendErrors, sendRedirect, sendReply } from './respond.js';
-import type { Operation, RouteMatch } from './router.js';
+import { asksForHelp, helpDocument, type HelpSubject } from './help.js';
+import type { Operation, Route, RouteMatch } from './router.js';
 import { StorageKeyError } from '../storage/kv-store.js';
 
 export interface ResolvedRoute extends RouteMatch {
   kind: 'route';
+  /** The path as its backend sees it (after `sys/` or `auth/<mount>/`), and the route pattern's part before that. */
+  backendPath: string;
+  routePrefix: string;
   mount?: MountEntry;
   /** The cluster as the handler sees it in a namespace other than the root (namespaces/scope.ts). */
   services?: ClusterServices;
@@ -30,6 +34,8 @@ export interface ResolvedRoute extends RouteMatch {
 export interface RouteMiss {
   kind: 'miss';
   reason: 'unmounted' | 'unsupported' | 'unknown';
+  /** The path is an auth mount's own: no route serves it, but it has the backend's help. */
+  backend?: { type: string; routes: readonly Route[] };
 }
 
 export interface PipelineDeps {
@@ -76,6 +82,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   }
   // From here on, `path` is what every decision reads: the fault rules, the route, the DR gate.
   const { path, query, urlPath } = target;
+  if (asksForHelp(req.method, query)) return answerHelp(deps, req, res, path);
   const operation = operationOf(req.method, query);
   if (!operation) return sendErrors(res, 405, ['unsupported operation']);
   // http/logical.go buildLogicalRequestNoAuth, before routing or the token (Go's mime.ParseMediaType refuses an empty type).
@@ -120,6 +127,28 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     mount: resolved.mount,
   });
   sendReply(res, reply, injectsDataAtTop(urlPath));
+}
+
+/**
+ * A help request (http/help.go handleHelp): routed as the path is, the DR gate and the token
+ * checked as for any request, except that any valid token may read help (vault/acl.go
+ * AllowOperation always allows logical.HelpOperation); nothing is read from the body.
+ */
+function answerHelp(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, path: string): void {
+  const { cluster } = deps;
+  const resolved = deps.resolve(path);
+  const gate = cluster.dr?.gate(path) ?? 'normal';
+  if (gate === 'refuse') return sendErrors(res, 400, [DR_SECONDARY_REFUSAL]);
+  const isPublic = gate === 'open' || (resolved.kind === 'route' && resolved.route.access === 'public');
+  if (!isPublic && !cluster.tokens.authenticate(requestToken(req), normaliseAddress(req.socket.remoteAddress ?? ''))) {
+    return sendErrors(res, 403, ['permission denied']);
+  }
+  const subject: HelpSubject | undefined =
+    resolved.kind === 'route'
+      ? { kind: 'path', backendPath: resolved.backendPath, route: resolved.route, routePrefix: resolved.routePrefix }
+      : resolved.backend && { kind: 'backend', ...resolved.backend };
+  if (!subject) return sendErrors(res, 404, deps.unrouted(path, 'read'));
+  sendReply(res, { kind: 'raw', status: 200, body: helpDocument(subject) });
 }
 
 function operationOf(method: string | undefined, query: URLSearchParams): Operation | undefined {

@@ -37,6 +37,11 @@ export class Router {
     this.compiled = routes.map(compile);
   }
 
+  /** The routes, in matching order (a backend's help lists them). */
+  get routes(): readonly Route[] {
+    return this.compiled.map((c) => c.route);
+  }
+
   /** `path` has no leading or trailing slash. */
   match(path: string): RouteMatch | undefined {
     for (const { route, regex, names } of this.compiled) {

@@ -10,7 +10,7 @@ import {
   DEFAULT_USER_FILTER,
   describeError,
   escapeDnValue,
-  groupNameOf,
+  groupNamesOf,
   isNoSuchObject,
   renderFilterTemplate,
   searchEntries,
@@ -153,7 +153,7 @@ async function userAttribute(client: Client, cfg: LdapConfig, userDn: string): P
   return attributeValues(only, cfg.userattr)[0] ?? '';
 }
 
-/** Step 7: group names from the groupattr values of the entries the group filter finds. */
+/** Step 7: group names of the entries the group filter finds (adapters/ldap/groups.ts). */
 async function ldapGroups(
   client: Client,
   cfg: LdapConfig,
@@ -183,7 +183,7 @@ async function ldapGroups(
     warnings.push(`group search: ${describeError(err)}`);
     entries = [];
   }
-  const groups = [...new Set(entries.flatMap((e) => attributeValues(e, groupattr).map(groupNameOf)))];
+  const groups = groupNamesOf(entries, groupattr, cfg.use_pre111_group_cn_behavior);
   if (groups.length === 0) warnings.push(noGroups);
   return { groups, warnings };
 }

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Fact, Step } from '../fact.js';
 
 const PATH_LOGIN_GO = 'builtin/credential/ldap/path_login.go';
+const LDAPUTIL_CLIENT_GO = 'sdk/helper/ldaputil/client.go';
 
 const enableLdap: Step = { method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } };
 const configure = (extra: Record<string, unknown> = {}): Step => ({
@@ -18,6 +19,16 @@ const configure = (extra: Record<string, unknown> = {}): Step => ({
 });
 /** alice of the test directory (test/support/slapd.ts USERS). */
 const loginAlice: Step = { method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 'alice-pw' } };
+
+/**
+ * Groups named both ways alice's group `admins` (ou=groups of the test directory, which has no
+ * `description`) may be derived: by its CN or by its whole DN; each maps to its own policy.
+ */
+const adminsByCnAndDn: Step[] = [
+  { method: 'POST', path: 'auth/ldap/groups/admins', body: { policies: 'by-cn' } },
+  { method: 'POST', path: 'auth/ldap/groups/cn=admins,ou=groups,dc=example,dc=com', body: { policies: 'by-dn' } },
+];
+const groupsByDescription = { groupdn: '<<ldap.groupdn>>', groupattr: 'description', groupfilter: '(&(cn=admins)(member={{.UserDN}}))' };
 
 export const LDAP_LOGIN_FACTS: readonly Fact[] = [
   {
@@ -63,5 +74,21 @@ export const LDAP_LOGIN_FACTS: readonly Fact[] = [
     setup: [enableLdap, configure({ userfilter: '(uid={{.Nope}})' })],
     request: loginAlice,
     expect: { status: 400, body: { errors: [expect.stringContaining('ldap operation failed')] } },
+  },
+  {
+    says: 'a group entry without groupattr is named by the CN of its own DN (cn in any case on a new config)',
+    source: `${LDAPUTIL_CLIENT_GO} (GetLdapGroups "use self", getCN strings.EqualFold)`,
+    directory: true,
+    setup: [enableLdap, configure(groupsByDescription), ...adminsByCnAndDn],
+    request: loginAlice,
+    expect: { status: 200, body: { auth: { policies: ['by-cn', 'default'] } } },
+  },
+  {
+    says: 'with use_pre111_group_cn_behavior only a type written CN is taken: `cn=admins,...` is named by the whole DN',
+    source: `${LDAPUTIL_CLIENT_GO} (getCN rdnAttr.Type == "CN"), sdk/helper/ldaputil/config.go (use_pre111_group_cn_behavior)`,
+    directory: true,
+    setup: [enableLdap, configure({ ...groupsByDescription, use_pre111_group_cn_behavior: true }), ...adminsByCnAndDn],
+    request: loginAlice,
+    expect: { status: 200, body: { auth: { policies: ['by-dn', 'default'] } } },
   },
 ];

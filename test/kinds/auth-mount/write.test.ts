@@ -31,12 +31,15 @@ describe('applyAuthMountChange', () => {
     expect(recorder.requests).toHaveLength(1);
   });
 
-  test('never disables a method, and has no transitions: nothing is sent', async () => {
+  test('never disables or updates a method, and has no transitions: nothing is sent', async () => {
     const { recorder } = emulator();
     const scope = { cluster: 'east', namespace: '', mount: MountPath.of('corp') };
     recorder.requests.length = 0;
     const east = client(recorder.baseUrl);
     expect((await caught(() => applyAuthMountChange(mountChange(scope, 'delete'), undefined, east))).message).toBe('east:sys/auth/corp: lockstep never disables auth methods');
+    expect((await caught(() => applyAuthMountChange(mountChange(scope, 'update'), desiredAuthMount(scope, 'ldap'), east))).message).toBe(
+      'east:sys/auth/corp: lockstep never updates auth methods (their type is fixed once enabled)',
+    );
     expect((await caught(() => applyAuthMountChange(mountChange(scope, 'transition'), undefined, east))).message).toBe('east:sys/auth/corp: auth mounts have no transitions');
     expect((await caught(() => applyAuthMountChange(mountChange(scope, 'create'), undefined, east))).message).toBe('east:sys/auth/corp: no desired object to write');
     expect(recorder.requests).toEqual([]);

@@ -209,7 +209,6 @@ class EchoingPool implements ClientPool {
       concurrency: 4,
       request,
       read: (p) => inner.read(text(p)),
-      list: (p) => inner.list(text(p)),
       write: (p, body) => request('POST', p, { body }),
       delete: (p) => inner.delete(text(p)),
     };

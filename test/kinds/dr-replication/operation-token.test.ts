@@ -18,7 +18,6 @@ function secondary(answers: Record<string, JsonObject>, seen: string[]): Cluster
       return reply(answers[`${method} ${path.split('/').pop()}`] ?? null);
     },
     read: async () => null,
-    list: async () => [],
     write: async () => reply(null),
     delete: async () => undefined,
   };

@@ -35,7 +35,6 @@ describe('reading DR status', () => {
           return { status: 200, data: { mode: 'disabled' }, auth: null, warnings: [], body: null };
         },
         read: async () => null,
-        list: async () => [],
         write: async () => ({ status: 204, data: null, auth: null, warnings: [], body: null }),
         delete: async () => undefined,
       }),
@@ -99,7 +98,6 @@ describe('reading DR status', () => {
           return { status: 200, data: { mode: 'disabled' }, auth: null, warnings: [], body: null };
         },
         read: async () => null,
-        list: async () => [],
         write: async () => ({ status: 204, data: null, auth: null, warnings: [], body: null }),
         delete: async () => undefined,
       }),
@@ -119,7 +117,6 @@ describe('reading DR status', () => {
         concurrency: 4,
         request: async (): Promise<ApiResponse> => ({ status: 200, data: cluster === who ? data : { mode: 'disabled' }, auth: null, warnings: [], body: null }),
         read: async () => null,
-        list: async () => [],
         write: async () => ({ status: 204, data: null, auth: null, warnings: [], body: null }),
         delete: async () => undefined,
       }),

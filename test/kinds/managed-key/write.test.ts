@@ -28,7 +28,6 @@ function fakeClient(failSign?: string): { client: ClusterClient; calls: Call[] }
     concurrency: 4,
     request: async () => ok,
     read: async () => null,
-    list: async () => [],
     write: async (target: RequestPath, body: unknown) => {
       const path = pathText(target);
       calls.push({ method: 'POST', path, body: revealDeep(body) });

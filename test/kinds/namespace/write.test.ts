@@ -18,7 +18,6 @@ function recordingClient(): { client: ClusterClient; calls: Array<[string, strin
     concurrency: 1,
     request: async (method: HttpMethod, path: RequestPath, opts?: RequestOptions) => (calls.push([method, shown(path), opts?.body]), answer),
     read: async () => null,
-    list: async () => [],
     write: async (path: RequestPath, body: unknown) => (calls.push(['POST', shown(path), body]), answer),
     delete: async (path: RequestPath) => void calls.push(['DELETE', shown(path), undefined]),
   } satisfies ClusterClient;

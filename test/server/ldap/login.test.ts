@@ -132,9 +132,18 @@ describe('ldapLogin: groups', () => {
     expect(await groupsOf(cfg, 'alice', USERS.alice.password)).toEqual(['Developers', 'admins', 'secret-team']);
   });
 
-  it('keeps groupattr values that are not DNs as they are', async () => {
+  it('keeps groupattr values that are not DNs as they are; an entry without the attribute is named by its DN', async () => {
+    // sdk/helper/ldaputil/client.go GetLdapGroups: "If groupattr didn't resolve, use self"; a DN without a CN stays whole.
     const cfg = config({ groupattr: 'description', groupdn: `ou=people,${slapd.suffix}`, groupfilter: '(uid={{.Username}})' });
-    expect(await groupsOf(cfg, 'alice', USERS.alice.password)).toEqual([]);
+    expect(await groupsOf(cfg, 'alice', USERS.alice.password)).toEqual([userDn(slapd.suffix, 'alice')]);
+    const groups = config({ groupattr: 'description' });
+    expect(await groupsOf(groups, 'alice', USERS.alice.password)).toEqual(['Developers', 'admins', 'secret-team']);
+    const pre111 = config({ groupattr: 'description', use_pre111_group_cn_behavior: true });
+    expect(await groupsOf(pre111, 'alice', USERS.alice.password)).toEqual([
+      `cn=Developers,ou=groups,${slapd.suffix}`,
+      `cn=admins,ou=groups,${slapd.suffix}`,
+      `cn=secret-team,ou=private,ou=groups,${slapd.suffix}`,
+    ]);
     const mail = config({ groupattr: 'mail', groupdn: `ou=people,${slapd.suffix}`, groupfilter: '(uid={{.Username}})' });
     expect(await groupsOf(mail, 'alice', USERS.alice.password)).toEqual(['alice@example.com']);
   });

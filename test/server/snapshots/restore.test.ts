@@ -171,16 +171,22 @@ describe('restore from a snapshot', () => {
     }
   });
 
-  it("opens a snapshot of the cluster's own data directory without being given keys", async () => {
+  it("opens a snapshot of the cluster's own data directory without being given keys, and serves what it held", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'lockstep-restore-own-'));
     try {
       const first = await startServer({ port: 0, dataDir });
       const ownKey = await keyOf(first);
       await first.close();
+      // The source's entries, sealed with this cluster's own root key.
+      const { header, entries } = decodeSnapshot(await readFile(snapshotFile), [sourceKey]);
       const file = join(dir, 'own.snap');
-      await writeFile(file, encodeSnapshot({ index: 7, entries: [['core/marker', { from: 'own' }]] }, { name: 'default', id: 'x' }, new Date(), ownKey));
+      await writeFile(file, encodeSnapshot({ index: header.index, entries }, { name: 'default', id: 'x' }, new Date(), ownKey));
       const restored = await startServer({ port: 0, dataDir, restore: file });
-      await restored.close();
+      try {
+        expect(await capture(apiClient(restored.clusters[0]!))).toEqual(original);
+      } finally {
+        await restored.close();
+      }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
