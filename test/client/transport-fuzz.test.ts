@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, TransportError } from '../../src/client/errors.js';
 import type { HttpClusterClient } from '../../src/client/http-client.js';
 import { ConcurrencyLimiter } from '../../src/client/limiter.js';
+import { LiveShapeError } from '../../src/core/live-shape.js';
 import { Secret } from '../../src/core/secret.js';
 import { client, closeClients, TOKEN } from './support.js';
 import { listNames } from '../../src/kinds/live-read.js';
@@ -239,10 +240,17 @@ describe('fuzz: the transport against generated answers (#13 fuzz target)', () =
           return;
         }
         const err = outcome.error;
-        expect(err instanceof ApiError || err instanceof TransportError, `not an ApiError/TransportError: ${inspect(err)}`).toBe(true);
+        // A list's answer is shape-checked (listNames): a clear error naming cluster, path and field.
+        expect(err instanceof ApiError || err instanceof TransportError || err instanceof LiveShapeError, `not an ApiError/TransportError/LiveShapeError: ${inspect(err)}`).toBe(true);
+        if (err instanceof LiveShapeError) {
+          expect(err.source.cluster).toBe('east');
+          expect(err.message).toMatch(/^east: LIST /);
+        }
         const e = err as ApiError | TransportError;
-        expect(e.cluster).toBe('east');
-        expect(e.message).toContain(baseUrl);
+        if (!(err instanceof LiveShapeError)) {
+          expect(e.cluster).toBe('east');
+          expect(e.message).toContain(baseUrl);
+        }
         expect(e.message).not.toMatch(/\n\s+at /);
         for (const shown of [e.message, JSON.stringify(e), inspect(e), ...(e instanceof ApiError ? e.errors : [])]) {
           expect(shown).not.toContain(TOKEN);

@@ -39,7 +39,9 @@ describe('a duration at the edge of int64 nanoseconds, on serve as on the real s
       [bao, serve].map(async (server) => {
         const written = await server.raw('POST', 'auth/ldap/config', { token_ttl: input });
         const read = await server.raw('GET', 'auth/ldap/config');
-        return { status: written.status, body: written.body, ttl: (read.body as { data: { token_ttl: number } }).data.token_ttl };
+        // Vault names the value in a conversion error, OpenBao does not (docs/real-server-differences.md): compared without it.
+        const body = JSON.parse(JSON.stringify(written.body).replace(/error converting input .*? for field/g, 'error converting input for field')) as unknown;
+        return { status: written.status, body, ttl: (read.body as { data: { token_ttl: number } }).data.token_ttl };
       }),
     );
     expect(answers[1]).toEqual(answers[0]);
