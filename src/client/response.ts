@@ -82,6 +82,6 @@ export function snippet(text: string, max = 60): string {
 }
 
 
-export function isStringArray(v: unknown): v is string[] {
+function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }

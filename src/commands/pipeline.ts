@@ -32,7 +32,7 @@ export async function prepareOrFail(paths: string[], opts: ManifestOptions, outp
   return prepared;
 }
 
-export function printDiagnostics(diags: Diagnostics, output: Output): void {
+function printDiagnostics(diags: Diagnostics, output: Output): void {
   for (const line of diags.format()) output.err(line);
 }
 

@@ -27,7 +27,7 @@ export interface JsonPlan {
 }
 
 /** A diagnostic: its subject address, or its place in a manifest, when it has one. */
-export interface JsonDiagnostic {
+interface JsonDiagnostic {
   severity: Severity;
   message: string;
   subject?: string;
@@ -41,7 +41,7 @@ export function renderPlanJson(plan: Plan, diagnostics?: Diagnostics): string {
   return JSON.stringify(planToJson(plan, diagnostics), null, 2);
 }
 
-export function diagnosticsToJson(diagnostics: Diagnostics | undefined): JsonDiagnostic[] {
+function diagnosticsToJson(diagnostics: Diagnostics | undefined): JsonDiagnostic[] {
   return (diagnostics?.items ?? []).map((d) => ({
     severity: d.severity,
     message: d.message,
