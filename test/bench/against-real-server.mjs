@@ -37,7 +37,8 @@ async function benchOneSize(server, users, dir) {
   const resources = GROUPS + users + 2; // + mount + config
   const measure = (script, args, withEnv = {}) => measureProcess(script, args, withEnv, cpuMs);
   const cli = async (args) => {
-    const m = await measure('./measure-cli.mjs', [...args, '--concurrency', String(CONCURRENCY)], env);
+    // --verbose: the request count comes from the concurrency summary, printed only when asked.
+    const m = await measure('./measure-cli.mjs', [...args, '--concurrency', String(CONCURRENCY), '--verbose'], env);
     if (m.code !== 0) throw new Error(`lockstep ${args[0]} against ${server.release} exited ${m.code}: ${m.stderr}`);
     return { ...m, requests: requestsReported(m.stderr) };
   };

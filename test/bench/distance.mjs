@@ -44,8 +44,9 @@ for (const latencyMs of LATENCIES) {
       const file = path.join(dir, `ldap-${latencyMs}-${name}-${rep}.yaml`);
       await writeFile(file, manifests(USERS, `d${latencyMs}-${name}-${rep}`));
       for (const [command, args] of [
-        ['apply', ['apply', file, '--auto-approve']],
-        ['plan', ['plan', file, '--detailed-exitcode']],
+        // --verbose: the peak in flight comes from the concurrency summary, printed only when asked.
+        ['apply', ['apply', file, '--auto-approve', '--verbose']],
+        ['plan', ['plan', file, '--detailed-exitcode', '--verbose']],
       ]) {
         const before = server.stats();
         const run = await measureProcess('./measure-cli.mjs', [...args, ...flags], env);

@@ -35,7 +35,8 @@ for (const users of SERVERS.includes('serve') ? SIZES : []) {
   const count = () => server.stats?.().requests ?? NaN;
   const cli = async (args) => {
     const before = count();
-    const m = await measureProcess('./measure-cli.mjs', [...args, '--concurrency', String(CONCURRENCY)], env);
+    // --verbose: the concurrency summary (with the request count) is printed only when asked.
+    const m = await measureProcess('./measure-cli.mjs', [...args, '--concurrency', String(CONCURRENCY), '--verbose'], env);
     const requests = count() - before;
     // Against the real server the rows count what the CLI reports it sent: checked here against
     // what the server received.
