@@ -1,38 +1,17 @@
 // The built CLI as a process (src/cli.ts's entry): found as the program by real path wherever it
 // is installed, quiet when its reader leaves early (`| head`), and one redacted, escaped line
 // when something fails outside every command's handling.
-import { spawn } from 'node:child_process';
 import { cp, mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT } from '../support/cli.js';
+import { ROOT, runCommand } from '../support/cli.js';
 import { startTestServer, type TestCluster } from '../support/server.js';
 import { useTempTrees } from '../support/temp-tree.js';
 
 const tree = useTempTrees();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: opts.cwd ?? ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NO_COLOR: '1', ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const run = runCommand;
 
 const VALID = 'apiVersion: lockstep/v1\nkind: LdapAuth\nmount: ldap\nconfig:\n  url: ldap://a\n';
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../support/cli.js';
 import { expectNoChanges, writeManifestFolder } from '../support/e2e.js';
+import { boundLdapAuth } from '../support/ldap-e2e.js';
 import { startRealServer, type RealServer } from '../support/real-server.js';
 import { ldapEntriesFor, ldapSettingsFor, startSlapd, type Slapd, type TestUser } from '../support/slapd.js';
 
@@ -69,21 +70,13 @@ async function converge(m: string, args: string[] = []): Promise<CliResult> {
   return apply;
 }
 
-/** The config head that lets the crew log in: slapd's URL, the service account, uid. */
+/** The config head that lets the crew log in: slapd's URL, the service account, uid; `mount` after the config lines. */
 function loginConfig(mount: string, extra = ''): string {
-  const s = ldapSettingsFor(slapd);
-  return `apiVersion: lockstep/v1
-kind: LdapAuth
-mount: ${mount}
-config:
-  url: ${s.url}
-  binddn: ${s.binddn}
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ${s.userdn}
-  userattr: uid
+  return `${boundLdapAuth(slapd)}  userattr: uid
   groupdn: ou=groups,dc=example,dc=com
   groupattr: cn
-${extra}`;
+${extra}mount: ${mount}
+`;
 }
 
 async function login(mount: string, user: TestUser, namespace?: string): Promise<{ code: number; policies: string[]; stderr: string }> {

@@ -1,3 +1,4 @@
+import { boundLdapAuth } from '../support/ldap-e2e.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -90,23 +91,15 @@ afterAll(async () => {
 });
 
 function manifest(mount: string, extraConfig: string): string {
-  const s = ldapSettingsFor(slapd);
   const groups = Object.entries(NAME_POLICIES)
     .filter(([name]) => !name.includes(','))
     .map(([name, policy]) => `  ${JSON.stringify(name)}: { policies: [${policy}] }`);
-  return `apiVersion: lockstep/v1
-kind: LdapAuth
-mount: ${mount}
-config:
-  url: ${s.url}
-  binddn: ${s.binddn}
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ${s.userdn}
-  userattr: uid
+  return `${boundLdapAuth(slapd)}  userattr: uid
   groupdn: ${NAMED}
   groupattr: description
 ${extraConfig}groups:
 ${groups.join('\n')}
+mount: ${mount}
 `;
 }
 
