@@ -9,7 +9,7 @@ import { reportedVersion, servesFeature, UnservedPathError } from '../kinds/feat
 import { loadKinds } from '../kinds/registry.js';
 import { formatPlanNote } from '../render/text.js';
 import { makeChalk } from '../render/vocabulary.js';
-import { manifestText } from '../load/manifest-writer.js';
+import { manifestText, withUniqueEnvNames } from '../load/manifest-writer.js';
 import { AUTO } from '../client/limiter.js';
 import { withClientPool, type ClusterClientPool } from './clients.js';
 import { globalOptions, referenceFlags, type ServerLimits } from './common-options.js';
@@ -76,7 +76,7 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
 /** One manifest file per cluster and kind that holds anything, as read from the servers. */
 async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, output: Output): Promise<Array<{ name: string; text: string }>> {
   const secrets = output.redaction;
-  const files: Array<{ name: string; text: string }> = [];
+  const read: Array<{ name: string; schema: string; docs: unknown[] }> = [];
   const kinds = await loadKinds();
   for (const cluster of selected) {
     if (await isDrSecondary(pool.get(cluster.name))) {
@@ -101,12 +101,13 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
       // Objects left out (a name that cannot be addressed): said, so the export is not taken as whole.
       for (const note of notes) output.err(formatPlanNote(note, makeChalk(false)));
       if (docs.length === 0) continue;
-      const schema = `../schemas/${kind.schemaFile}`;
-      const body = manifestText(docs);
-      files.push({ name: `${cluster.name}-${kebab(kind.kind)}.yaml`, text: `# yaml-language-server: $schema=${schema}\n${HEADER}\n${body}` });
+      read.push({ name: `${cluster.name}-${kebab(kind.kind)}.yaml`, schema: `../schemas/${kind.schemaFile}`, docs });
     }
   }
-  return files;
+  // One variable per secret across the whole export (the user sets them all for one run).
+  const unique = withUniqueEnvNames(read.map((f) => f.docs));
+  for (const { from, to } of unique.renamed) output.err(`warning: two secrets would both read \${env:${printable(from)}}: the later one reads \${env:${printable(to)}}`);
+  return read.map((f, i) => ({ name: f.name, text: `# yaml-language-server: $schema=${f.schema}\n${HEADER}\n${manifestText(unique.documents[i] as unknown[])}` }));
 }
 
 const UNSERVED = Symbol('unserved');

@@ -256,6 +256,14 @@ describe('#14.3 export then plan', () => {
     expect(text, text).toMatch(/managedElsewhere:\s*\n\s*- bindpass\s*\n\s*- client_tls_cert\s*\n\s*- client_tls_key/);
   }, 60_000);
 
+  it('two mounts whose names give the same variable (team/ldap, team_ldap) ask for two variables', async () => {
+    const config = { url: 'ldap://ldap.example.com', binddn: 'cn=svc,dc=example,dc=com', bindpass: 'x' } as unknown as State['ldap'][number]['config'];
+    const out = path.join(dir, 'collide');
+    await exportThenPlan({ ldap: [{ mount: 'team/ldap' as 'ldap', config, groups: [], users: [] }, { mount: 'team_ldap' as 'ldap', config, groups: [], users: [] }], keys: [], snapshots: [] }, out);
+    const names = Object.keys(await referencedEnv(out)).sort();
+    expect(names).toEqual(['DEFAULT_TEAM_LDAP_BINDPASS', 'DEFAULT_TEAM_LDAP_BINDPASS_2']);
+  }, 60_000);
+
   it('shows no changes, exit 0, for any server state written as an operator would', async () => {
     let run = 0;
     await fc.assert(
