@@ -5,6 +5,7 @@ import { listManifestFiles } from '../load/files.js';
 import { readManifestFiles } from '../load/loader.js';
 import { manifestRoot } from '../load/manifest-root.js';
 import type { Prepared } from '../validate/types.js';
+import { goToLower } from '../values/index.js';
 
 /** A file that holds a document of lockstep's (`apiVersion: lockstep/v1`), whatever else it holds. */
 const LOCKSTEP_MANIFEST = /^apiVersion:\s*["']?lockstep\//m;
@@ -39,9 +40,12 @@ export async function deletesOfTheRest(paths: readonly string[], plan: Plan, pre
     }
     return diags;
   }
-  const declared = new Set([...whole.desired.values()].flatMap((state) => state.resources.map((r) => String(r.address))));
+  // Compared without case: a name's case may be the server's to decide (an LDAP mount whose config
+  // no manifest manages keeps declared names as written until read), and refusing a delete of a
+  // name that differs from a declared one only in case errs on the safe side.
+  const declared = new Set([...whole.desired.values()].flatMap((state) => state.resources.map((r) => goToLower(String(r.address)))));
   for (const c of deletes) {
-    if (!declared.has(String(c.address))) continue;
+    if (!declared.has(goToLower(String(c.address)))) continue;
     diags.errorAbout(c.address, `would be deleted, but the manifest set declares it in a file this run did not read (${named}): plan the whole set (${roots.map(shown).join(', ')}), or --allow-partial to delete it anyway`);
   }
   return diags;

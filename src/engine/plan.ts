@@ -75,7 +75,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   const kindsInUse: Array<{ kind: KindModule; state: DesiredState; live: LiveState }> = [];
   probed.forEach(({ kind }, i) => {
     const read = reads[i];
-    if (read) kindsInUse.push({ kind, ...read });
+    if (read) kindsInUse.push({ kind, state: kind.settle ? kind.settle(read.state, read.live) : read.state, live: read.live });
   });
   const desired = new AddressMap<DesiredEntry>();
   for (const { kind, state } of kindsInUse) {

@@ -89,6 +89,12 @@ export interface KindModule<T = Record<string, unknown>> {
   /** Reads the live objects the desired state concerns (every collection in full). */
   read(desired: DesiredState, clients: ClientPool): Promise<LiveState>;
   /**
+   * The desired state once the live state is read, where a server setting the manifests leave
+   * unmanaged decides a desired value (an LDAP mount's name case when its config is not
+   * managed). Pure; without it, the desired state is as normalised.
+   */
+  settle?(desired: DesiredState, live: LiveState): DesiredState;
+  /**
    * Plans this kind's changes when a field-by-field diff is not enough (multi-step transitions).
    * Pure. Without it, the generic diff (diff/diff.ts) plans the kind.
    */

@@ -3,6 +3,7 @@ import { LDAP_RESOURCE_TYPES } from './addresses.js';
 import { exportLdapAuth } from './export.js';
 import { desiredLdapAuth } from './normalise.js';
 import { readLdapAuth } from './read.js';
+import { settleNameCase } from './name-case.js';
 import { validateLdapAuth } from './rules.js';
 import { ldapSecretPaths } from './secrets.js';
 import { applyLdapChange } from './write.js';
@@ -18,6 +19,7 @@ export const ldapAuthKind: KindModule = {
   validate: validateLdapAuth,
   desired: desiredLdapAuth,
   read: readLdapAuth,
+  settle: settleNameCase,
   apply: applyLdapChange,
   export: exportLdapAuth,
   // Loaded on use: the LDAP client library is only needed by `check`.

@@ -10,6 +10,7 @@ import { groupByMount, type MountGroup } from './mounts.js';
 import { LDAP_SECRET_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
 import { asLdapDocuments, LDAP_METHOD_TYPE, type LdapAuthDocument } from './types.js';
 import { canonicalName, normaliseGroupList, normalisePolicies } from './values.js';
+import { goToLower } from '../../values/index.js';
 
 export { normaliseLiveConfig, ldapConfigDefaults } from './config-form.js';
 export { LDAP_CONFIG_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
@@ -37,9 +38,14 @@ function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   const config = group.configDoc ? desiredConfig(group.configDoc, addresses) : undefined;
   // Groups and users need the method enabled and, when managed, configured first.
   const parent = config ? config.address : mount.address;
-  const groups = desiredGroups(group, addresses, parent);
+  // Without a managed config the server's case rule decides: names stay as declared until the
+  // live config is read (name-case.ts).
+  const caseSensitive = group.configDoc ? group.caseSensitiveNames : true;
+  const groups = desiredGroups(group, addresses, parent, caseSensitive);
   const declared = new Map(groups.map((g) => [g.address.segments.at(-1)!, g.address]));
-  const users = desiredUsers(group, addresses, parent, declared);
+  // Names kept as declared may still fold to one: a user's `admins` then depends on `Admins`.
+  if (!group.configDoc) for (const g of groups) declared.set(goToLower(g.address.segments.at(-1)!), g.address);
+  const users = desiredUsers(group, addresses, parent, declared, caseSensitive);
   const prune = ctx.prune || group.docs.some((d) => d.data.prune === true);
   return {
     resources: [mount, ...(config ? [config] : []), ...groups, ...users],
@@ -67,10 +73,10 @@ function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): De
   };
 }
 
-function desiredGroups(group: MountGroup, addresses: LdapMountAddresses, parent: Address): DesiredResource[] {
+function desiredGroups(group: MountGroup, addresses: LdapMountAddresses, parent: Address, caseSensitive: boolean): DesiredResource[] {
   return group.docs.flatMap((doc) =>
     Object.entries(doc.data.groups ?? {}).map(([name, entry]) => ({
-      address: addresses.group(canonicalName(name, group.caseSensitiveNames)),
+      address: addresses.group(canonicalName(name, caseSensitive)),
       resourceType: LDAP_RESOURCE_TYPES.group,
       attrs: { policies: normalisePolicies(entry?.policies) },
       writeOnly: {},
@@ -86,6 +92,7 @@ function desiredUsers(
   addresses: LdapMountAddresses,
   parent: Address,
   declaredGroups: ReadonlyMap<string, Address>,
+  caseSensitive: boolean,
 ): DesiredResource[] {
   // Plain loops: this runs once per user, and a manifest may hold tens of thousands.
   const users: DesiredResource[] = [];
@@ -93,14 +100,14 @@ function desiredUsers(
     const declared = doc.data.users ?? {};
     for (const name of Object.keys(declared)) {
       const entry = declared[name];
-      const groups = normaliseGroupList(entry?.groups, group.caseSensitiveNames);
+      const groups = normaliseGroupList(entry?.groups, caseSensitive);
       const dependsOn = [parent];
       for (const g of groups) {
-        const dep = declaredGroups.get(g);
+        const dep = declaredGroups.get(g) ?? (group.configDoc ? undefined : declaredGroups.get(goToLower(g)));
         if (dep) dependsOn.push(dep);
       }
       users.push({
-        address: addresses.user(canonicalName(name, group.caseSensitiveNames)),
+        address: addresses.user(canonicalName(name, caseSensitive)),
         resourceType: LDAP_RESOURCE_TYPES.user,
         attrs: { policies: normalisePolicies(entry?.policies), groups },
         writeOnly: {},
