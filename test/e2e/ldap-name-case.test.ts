@@ -25,11 +25,11 @@ interface Target {
 const targets: Record<string, () => Promise<Target>> = {
   serve: async () => {
     const c = await startTestServer();
-    return { env: c.env, raw: c.raw, stop: () => c.server.close() };
+    return { env: c.env, raw: (m, p, b) => c.raw(m, p, b), stop: () => c.server.close() };
   },
   'real server': async () => {
     const s = await startRealServer();
-    return { env: s.env, raw: s.raw, stop: s.stop };
+    return { env: s.env, raw: (m, p, b) => s.raw(m, p, b), stop: () => s.stop() };
   },
 };
 
