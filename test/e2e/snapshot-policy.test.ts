@@ -308,6 +308,9 @@ describe('the sudo capability', () => {
   // (export stops at the first kind it cannot read, LdapAuth's sys/auth here: its sudo message is unit-tested.)
   it('a token without sudo gets a clear error from plan and apply; check still reads the status', async () => {
     const m = await manifests({ 'p.yaml': policyYaml('guarded', localConfig('snaps', { interval: '1h' })) });
+    // Read and write on the whole API, but no sudo (the spec: sudo required except for the status read).
+    const ops = 'path "sys/*" { capabilities = ["create", "read", "update", "delete", "list"] }';
+    expect((await cluster.raw('PUT', 'sys/policies/acl/ops', { policy: ops })).status).toBe(204);
     const token = await cluster.server.mintToken({ policies: ['default', 'ops'] });
     const env = { SERVICE_TOKEN: token };
     const needs = 'needs a token with the sudo capability on sys/storage/raft/snapshot-auto';

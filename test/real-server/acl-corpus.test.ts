@@ -20,6 +20,8 @@ const POLICIES: Record<string, string> = {
   deny: 'path "sys/*" { capabilities = ["read", "list"] }\npath "sys/mounts" { capabilities = ["deny"] }',
   plus: 'path "sys/policies/+/team-*" { capabilities = ["read", "update", "create"] }',
   legacy: 'path "sys/auth" { policy = "read" }\npath "sys/policies/*" { policy = "write" }',
+  // A LIST's path gets its trailing slash before the ACL sees it (http/logical.go): the glob covers LIST sys/policies/acl.
+  listglob: 'path "sys/policies/acl/*" { capabilities = ["list"] }',
   nosudo: 'path "sys/auth/*" { capabilities = ["create", "update", "read", "delete"] }',
   sudo: 'path "sys/auth/*" { capabilities = ["create", "update", "read", "delete", "sudo"] }',
 };

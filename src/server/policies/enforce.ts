@@ -25,9 +25,12 @@ export function requestAllowed(
   caller: Caller,
   request: { path: string; operation: Operation; data?: Readonly<Record<string, unknown>> },
 ): boolean {
-  const decision = allowOperation(tokenAcl(store, caller), request);
+  // A LIST's path ends in `/` before the ACL and the router see it (http/logical.go
+  // buildLogicalRequestNoAuth adds it): `path "x/*"` and the root path `config/*` cover LIST x, …/config.
+  const routed = request.operation === 'list' && !request.path.endsWith('/') ? { ...request, path: `${request.path}/` } : request;
+  const decision = allowOperation(tokenAcl(store, caller), routed);
   if (!decision.allowed) return false;
-  return decision.rootPrivs || !requiresSudo(request.path);
+  return decision.rootPrivs || !requiresSudo(routed.path);
 }
 
 /**
