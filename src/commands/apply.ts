@@ -29,7 +29,7 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
     .description('make the live servers match the manifests (or carry out a saved plan)')
     .argument('<paths...>', 'manifest files or directories, or one saved plan file')
     .option('--auto-approve', 'apply without asking (required when not on a terminal)')
-    .option('--allow-destructive', 'allow actions that wipe or orphan data');
+    .option('--allow-destructive', 'allow actions that wipe or orphan data, or take access away (a pruned LDAP user or group)');
   addPlanningOptions(command).action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
     exit(await runApply(paths, flags, globalOptions(cmd), output()));
   });
@@ -132,7 +132,7 @@ function refuseDestructive(plan: Plan, allowed: boolean): void {
   const destructive = plan.changes.filter((c) => c.destructive);
   if (destructive.length === 0 || allowed) return;
   throw new CliError([
-    `refusing to apply: ${destructive.length} destructive action${destructive.length === 1 ? '' : 's'} (they wipe or orphan data):`,
+    `refusing to apply: ${destructive.length} destructive action${destructive.length === 1 ? '' : 's'} (they wipe or orphan data, or take access away):`,
     ...destructive.map((c) => `  ${c.address}`),
     'review them and pass --allow-destructive to proceed; nothing was changed',
   ]);

@@ -1,5 +1,5 @@
 import { Address } from '../core/address.js';
-import type { Diagnostics } from '../core/diagnostics.js';
+import { tallyErrors, type Diagnostics } from '../core/diagnostics.js';
 import { deletesOfTheRest } from '../engine/partial.js';
 import { secretTextsOf, type PlanRun } from '../engine/plan.js';
 import { prepare, type Prepared } from '../validate/prepare.js';
@@ -25,10 +25,7 @@ export async function prepareOrFail(paths: string[], opts: ManifestOptions, outp
   // Before anything is printed: every secret of the run, whatever field it was read into.
   output.redaction.addAll(secretTextsOf(prepared));
   printDiagnostics(prepared.diags, output);
-  if (prepared.diags.hasErrors()) {
-    const n = prepared.diags.errors.length;
-    throw new CliError(`${n} error${n === 1 ? '' : 's'} in the manifests; nothing was sent to any server`);
-  }
+  if (prepared.diags.hasErrors()) throw new CliError(`${tallyErrors(prepared.diags)}; nothing was sent to any server`);
   return prepared;
 }
 
@@ -43,8 +40,7 @@ function printDiagnostics(diags: Diagnostics, output: Output): void {
 export function refuseOnErrors(run: Pick<PlanRun, 'diagnostics'>, output: Output, outcome: string): void {
   printDiagnostics(run.diagnostics, output);
   if (!run.diagnostics.hasErrors()) return;
-  const n = run.diagnostics.errors.length;
-  throw new CliError(`the plan is refused (${n} error${n === 1 ? '' : 's'} above): ${outcome}`);
+  throw new CliError(`the plan is refused (${tallyErrors(run.diagnostics)}, above): ${outcome}`);
 }
 
 /**

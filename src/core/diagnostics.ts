@@ -14,8 +14,19 @@ export interface SourcePos {
 
 export type Severity = 'error' | 'warning';
 
+/**
+ * What a problem is in, so the run's last line sends the user the right way:
+ * - manifest:    the manifests or the paths and flags given (fix them and run again);
+ * - environment: the settings the run found around it: SERVICE_* variables, a CA file they
+ *                name, a server that cannot be reached, a token it refuses;
+ * - server:      what a server answered or holds (a refusal of the plan, an answer lockstep
+ *                cannot read).
+ */
+export type DiagnosticOrigin = 'manifest' | 'environment' | 'server';
+
 export interface Diagnostic {
   severity: Severity;
+  origin: DiagnosticOrigin;
   message: string;
   /** Where in a manifest; absent for what no manifest line says (a server's answer, a flag). */
   pos?: SourcePos;
@@ -26,17 +37,23 @@ export interface Diagnostic {
 export class Diagnostics {
   readonly items: Diagnostic[] = [];
 
+  /** A problem in the manifests (or the paths and flags given), at its place when it has one. */
   error(message: string, pos?: SourcePos): void {
-    this.items.push({ severity: 'error', message, pos });
+    this.items.push({ severity: 'error', origin: 'manifest', message, pos });
   }
 
   warning(message: string, pos?: SourcePos): void {
-    this.items.push({ severity: 'warning', message, pos });
+    this.items.push({ severity: 'warning', origin: 'manifest', message, pos });
+  }
+
+  /** A problem with the settings around the run (see DiagnosticOrigin). */
+  environmentError(message: string): void {
+    this.items.push({ severity: 'error', origin: 'environment', message });
   }
 
   /** About an object the plan names (a refusal, a read that failed), not a manifest line. */
-  errorAbout(subject: { toString(): string }, message: string): void {
-    this.items.push({ severity: 'error', message, subject: String(subject) });
+  errorAbout(subject: { toString(): string }, message: string, origin: DiagnosticOrigin = 'server'): void {
+    this.items.push({ severity: 'error', origin, message, subject: String(subject) });
   }
 
   add(d: Diagnostic): void {
@@ -63,6 +80,28 @@ export class Diagnostics {
   format(): string[] {
     return sortDiagnostics(this.items).map(formatDiagnostic);
   }
+}
+
+const ORIGIN_PLACES: Readonly<Record<DiagnosticOrigin, string>> = {
+  manifest: 'in the manifests',
+  environment: 'in the environment',
+  server: 'from the servers',
+};
+
+/**
+ * How many errors there are and what they are in, for a run's last line: `1 error in the
+ * manifests`, `2 errors in the environment`, `1 error in the manifests and 1 from the servers`.
+ */
+export function tallyErrors(diags: Diagnostics): string {
+  const counts = new Map<DiagnosticOrigin, number>();
+  for (const d of diags.errors) counts.set(d.origin, (counts.get(d.origin) ?? 0) + 1);
+  const parts = (['manifest', 'environment', 'server'] as const)
+    .filter((origin) => counts.has(origin))
+    .map((origin, i) => {
+      const n = counts.get(origin)!;
+      return i === 0 ? `${n} error${n === 1 ? '' : 's'} ${ORIGIN_PLACES[origin]}` : `${n} ${ORIGIN_PLACES[origin]}`;
+    });
+  return parts.length === 0 ? 'no errors' : parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
 export function formatPos(pos: SourcePos): string {

@@ -59,7 +59,7 @@ export interface Change {
    * before it existed.
    */
   clearedFields?: string[];
-  /** Wipes or orphans data: runs only with --allow-destructive. */
+  /** Wipes or orphans data, or takes access away (a pruned LDAP user or group): runs only with --allow-destructive. */
   destructive: boolean;
   /** Changes that must complete first. */
   dependsOn: Address[];
@@ -110,11 +110,14 @@ export interface PlanSummary {
   change: number;
   delete: number;
   transition: number;
+  /** Of all the above, those that are destructive (Change.destructive). */
+  destructive: number;
 }
 
 export function summarise(plan: Plan): PlanSummary {
-  const s: PlanSummary = { add: 0, change: 0, delete: 0, transition: 0 };
+  const s: PlanSummary = { add: 0, change: 0, delete: 0, transition: 0, destructive: 0 };
   for (const c of plan.changes) {
+    if (c.destructive) s.destructive++;
     switch (c.action) {
       case 'create':
         s.add++;

@@ -53,6 +53,12 @@ export interface ManagedCollection {
   address: Address;
   memberType: string;
   prune: boolean;
+  /**
+   * What deleting a member takes away, shown under each delete a prune plans (which is then
+   * destructive: apply needs --allow-destructive); undefined when a delete loses nothing.
+   * Every kind says, so no collection is pruned without a decision.
+   */
+  deleteLoses: string | undefined;
 }
 
 /** What one kind's manifests ask for. */

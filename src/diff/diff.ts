@@ -37,7 +37,7 @@ export function diffResources(desired: DesiredState, live: LiveState, opts: Diff
     for (const have of live.resources) {
       if (have.resourceType !== collection.memberType) continue;
       if (!isDirectChild(have.address, collection.address) || desiredByAddress.has(have.address)) continue;
-      if (collection.prune) changes.push(deleteOf(have));
+      if (collection.prune) changes.push(deleteOf(have, collection.deleteLoses));
       else unmanaged.push({ address: have.address, resourceType: have.resourceType });
     }
   }
@@ -122,7 +122,7 @@ function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions):
   };
 }
 
-function deleteOf(have: LiveResource): Change {
+function deleteOf(have: LiveResource, loses: string | undefined): Change {
   return {
     address: have.address,
     resourceType: have.resourceType,
@@ -133,9 +133,9 @@ function deleteOf(have: LiveResource): Change {
     changedFields: Object.keys(have.attrs).sort(),
     writeOnlyFields: [],
     sensitiveFields: [],
-    destructive: false,
+    destructive: loses !== undefined,
     dependsOn: [],
     guards: [],
-    notes: [],
+    notes: loses === undefined ? [] : [loses],
   };
 }

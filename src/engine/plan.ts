@@ -1,5 +1,7 @@
 import { Address, AddressMap } from '../core/address.js';
-import { Diagnostics } from '../core/diagnostics.js';
+import { didYouMean } from '../core/suggest.js';
+import { Diagnostics, type DiagnosticOrigin } from '../core/diagnostics.js';
+import { isApiError, isTransportError } from '../client/errors.js';
 import type { JsonValue } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Refusal, type Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
@@ -64,7 +66,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
     probed.map(({ kind, state }) =>
       unserved.readServed(kind, state).catch((err: unknown) => {
         readFailed = true;
-        diagnostics.error(`reading live state failed: ${describeError(err, redaction)}`);
+        diagnostics.add({ severity: 'error', origin: originOfFailure(err), message: `reading live state failed: ${describeError(err, redaction)}` });
         return undefined;
       }),
     ),
@@ -88,6 +90,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   const observed: Record<string, JsonValue | null> = {};
   const refusals: Refusal[] = [];
   for (const { kind, state, live } of kindsInUse) {
+    kind.reviewAgainstLive?.(prepared.documents.get(kind.kind) ?? [], state, live, diagnostics);
     const planned = kind.plan
       ? kind.plan(state, live, opts.flags)
       : { ...diffResources(state, live, { syncSecrets: opts.flags.syncSecrets }), notes: [], errors: [] };
@@ -96,6 +99,9 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
     notes.push(...live.notes, ...planned.notes);
     refusals.push(...planned.errors);
     Object.assign(observed, live.observed);
+  }
+  for (const problem of unmatchedTargets(opts.targets, [...desired.keys(), ...kindsInUse.flatMap(({ live }) => live.resources.map((r) => r.address)), ...changes.map((c) => c.address)])) {
+    diagnostics.error(problem);
   }
   changes = selectTargets(orderChanges(changes), opts.targets);
   for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
@@ -155,6 +161,22 @@ function concernsSelection(address: Address, selected: readonly Change[], target
   );
 }
 
+/**
+ * A --target that names no object this run knows (declared, read from a server, or a change's
+ * step) would select nothing and report success: each is an error, with the nearest address.
+ */
+function unmatchedTargets(targets: readonly Address[], known: readonly Address[]): string[] {
+  return targets
+    .filter((t) => !known.some((a) => a.isWithin(t)))
+    .map((t) => `--target ${t}: matches no object of the manifests or the servers${didYouMean(t.toString(), sameDepth(known, t))}`);
+}
+
+/** The known addresses cut to the target's depth: a target may name a collection or a mount, not only an object. */
+function sameDepth(known: readonly Address[], target: Address): Set<string> {
+  const depth = target.segments.length;
+  return new Set(known.filter((a) => a.segments.length >= depth).map((a) => new Address(a.cluster, a.segments.slice(0, depth)).toString()));
+}
+
 /** A --target on a cluster the manifests do not know would silently select nothing. */
 function unknownTargetClusters(targets: readonly Address[], prepared: Prepared): string[] {
   const known = [...prepared.clusters.keys()].sort().join(', ') || '(none)';
@@ -207,6 +229,16 @@ class FieldTally {
 }
 
 /** One line, no stack, no secret. */
+/**
+ * What a failed read says about: a server that cannot be reached or refuses the token is the
+ * run's environment (its address, network, credentials); any other answer is the server's.
+ */
+function originOfFailure(err: unknown): DiagnosticOrigin {
+  if (isTransportError(err)) return 'environment';
+  if (isApiError(err) && (err.status === 401 || err.status === 403)) return 'environment';
+  return 'server';
+}
+
 export function describeError(err: unknown, secrets: Iterable<string> | RedactionSet): string {
   const message = err instanceof Error ? err.message : String(err);
   return scrub(message, secrets);

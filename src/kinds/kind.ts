@@ -99,6 +99,11 @@ export interface KindModule<T = Record<string, unknown>> {
    * Pure. Without it, the generic diff (diff/diff.ts) plans the kind.
    */
   plan?(desired: DesiredState, live: LiveState, flags: PlanFlags): KindPlan;
+  /**
+   * Located warnings that need what was read (a user's local group that no manifest and no
+   * server defines). Pure; run after the reads, for the documents whose state was read.
+   */
+  reviewAgainstLive?(docs: ReadonlyArray<ResolvedDocument<T>>, desired: DesiredState, live: LiveState, diags: Diagnostics): void;
   /** Carries out one change. `desired` is given for create/update (it holds write-only values). */
   apply(change: Change, desired: DesiredResource | undefined, ctx: ApplyContext): Promise<void>;
   /**

@@ -5,7 +5,7 @@ import { atPath } from '../load/value-path.js';
 
 /** Reports `<path>: <message>` at the value at `path` of `doc`. */
 export function reportAt(diags: Diagnostics, doc: ResolvedDocument<unknown>, path: ValuePath, message: string, severity: Severity = 'error'): void {
-  diags.add({ severity, message: atPath(path, message), pos: doc.source.pos(path) });
+  diags.add({ severity, origin: 'manifest', message: atPath(path, message), pos: doc.source.pos(path) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Address } from '../core/address.js';
-import type { Diagnostics, Severity } from '../core/diagnostics.js';
+import type { DiagnosticOrigin, Diagnostics, Severity } from '../core/diagnostics.js';
 import { summarise, type Change, type Plan, type PlanNote, type PlanSummary, type Unmanaged } from '../core/plan.js';
 import { isSecret, REDACTED } from '../core/secret.js';
 
@@ -29,6 +29,8 @@ export interface JsonPlan {
 /** A diagnostic: its subject address, or its place in a manifest, when it has one. */
 interface JsonDiagnostic {
   severity: Severity;
+  /** What the problem is in: the manifests, the environment, or a server's answer. */
+  origin: DiagnosticOrigin;
   message: string;
   subject?: string;
   file?: string;
@@ -44,6 +46,7 @@ export function renderPlanJson(plan: Plan, diagnostics?: Diagnostics): string {
 function diagnosticsToJson(diagnostics: Diagnostics | undefined): JsonDiagnostic[] {
   return (diagnostics?.items ?? []).map((d) => ({
     severity: d.severity,
+    origin: d.origin,
     message: d.message,
     ...(d.subject !== undefined ? { subject: d.subject } : {}),
     ...(d.pos ? { file: d.pos.file, line: d.pos.line, column: d.pos.column } : {}),

@@ -141,7 +141,7 @@ function planParts(plan: Plan): Record<Part, Section> {
       n === 0
         ? none
         : {
-            head: [`> :warning: **${n} destructive change${n === 1 ? '' : 's'}** (wipe${s} or orphan${s} data; apply needs \`--allow-destructive\`):`],
+            head: [`> :warning: **${n} destructive change${n === 1 ? '' : 's'}** (wipe${s} or orphan${s} data, or take${s} access away; apply needs \`--allow-destructive\`):`],
             items: destructive.map((c) => ({ text: `> - ${code(String(c.address))}`, priority: PRIORITY.mustSee })),
             joiner: '\n',
             more: (k) => `> - … and ${k} more`,
@@ -225,7 +225,7 @@ function renderDetails(c: Change): string | undefined {
     `<summary><code>${escapeHtml(`${actionSymbol(c.action)} ${String(c.address)}`)}</code></summary>`,
     '',
   ];
-  if (c.destructive) lines.push('> :warning: **Destructive**: wipes or orphans data; runs only with `--allow-destructive`.', '');
+  if (c.destructive) lines.push('> :warning: **Destructive**: runs only with `--allow-destructive`.', '');
   lines.push(`${fence}diff`, ...body, fence, '', '</details>');
   return lines.join('\n');
 }

@@ -61,10 +61,14 @@ export function changeTags(change: Change): string[] {
   return tags;
 }
 
-/** `Plan: 1 to add, 2 to change, 0 to delete.` (`, 3 transitions` only when there are some). */
+/**
+ * `Plan: 1 to add, 2 to change, 0 to delete.`: `, 3 transitions` only when there are some, and
+ * ` (2 destructive)` only when some of them are.
+ */
 export function summaryLine(s: PlanSummary): string {
   const transitions = s.transition > 0 ? `, ${s.transition} transition${s.transition === 1 ? '' : 's'}` : '';
-  return `Plan: ${s.add} to add, ${s.change} to change, ${s.delete} to delete${transitions}.`;
+  const destructive = s.destructive > 0 ? ` (${s.destructive} destructive)` : '';
+  return `Plan: ${s.add} to add, ${s.change} to change, ${s.delete} to delete${transitions}${destructive}.`;
 }
 
 export const NO_CHANGES = 'No changes. Live state matches the manifests.';

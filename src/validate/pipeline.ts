@@ -15,7 +15,7 @@ import {
   type KnownCluster,
 } from '../kinds/cluster/index.js';
 import type { KindContext } from '../kinds/kind.js';
-import { checkEnvelope } from './envelope.js';
+import { checkEnvelope, isLockstepDocument, noManifestFound } from './envelope.js';
 import { pointerToPath, schemaDiagnostics } from './schema-errors.js';
 import { schemaValidator } from './schemas.js';
 import type { KindSource, PreparableKind, Prepared, PrepareOptions } from './types.js';
@@ -36,6 +36,10 @@ export async function prepareWithKinds<K extends PreparableKind>(
   const secretTexts = new Set<string>();
   const referenceOpts = { ...opts, secretTexts };
   const loaded = await loadPaths(paths, diags);
+  const nothingFound = noManifestFound(paths, loaded, diags);
+  if (nothingFound !== undefined) diags.error(nothingFound);
+  // Foreign YAML alone is not a manifest set with errors, it is no manifest set: said once above.
+  if (!loaded.some(isLockstepDocument)) return { kinds: [], diags, clusters: new Map(), documents: new Map(), desired: new Map(), secretTexts };
   const source: KindSource<K> = 'load' in kinds ? kinds : fixedKinds(kinds);
   const knownKinds = [CLUSTER_KIND, ...source.names];
 

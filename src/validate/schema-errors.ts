@@ -51,17 +51,19 @@ function toDiagnostic(error: ErrorObject, doc: LoadedDocument): Diagnostic {
       const known = Object.keys(parentSchema.properties ?? {});
       return {
         severity: 'error',
+        origin: 'manifest',
         message: `unknown field "${field}"${where}${didYouMean(field, known)}`,
         pos: doc.keyPos([...path, field]),
       };
     }
     case 'required': {
       const field = String((error.params as { missingProperty: string }).missingProperty);
-      return { severity: 'error', message: `missing required field "${field}"${where}`, pos: doc.pos(path) };
+      return { severity: 'error', origin: 'manifest', message: `missing required field "${field}"${where}`, pos: doc.pos(path) };
     }
     default:
       return {
         severity: 'error',
+        origin: 'manifest',
         message: atPath(path, parentSchema['x-message'] ?? defaultMessage(error)),
         pos: doc.pos(path),
       };

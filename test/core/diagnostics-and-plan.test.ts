@@ -5,10 +5,10 @@ import { change, east, plan } from './builders.js';
 
 describe('Diagnostics', () => {
   it('formats as file:line:column: severity: message', () => {
-    expect(formatDiagnostic({ severity: 'error', message: 'unknown field "urll"', pos: { file: 'm/a.yaml', line: 3, column: 5 } })).toBe(
+    expect(formatDiagnostic({ severity: 'error', origin: 'manifest', message: 'unknown field "urll"', pos: { file: 'm/a.yaml', line: 3, column: 5 } })).toBe(
       'm/a.yaml:3:5: error: unknown field "urll"',
     );
-    expect(formatDiagnostic({ severity: 'warning', message: 'no position' })).toBe('warning: no position');
+    expect(formatDiagnostic({ severity: 'warning', origin: 'manifest', message: 'no position' })).toBe('warning: no position');
   });
 
   it('keeps every problem and prints them sorted by file, line, column, positionless last', () => {
@@ -51,7 +51,12 @@ describe('summarise', () => {
       change({ address: east('d'), action: 'delete' }),
       change({ address: east('e'), action: 'transition' }),
     ]);
-    expect(summarise(p)).toEqual({ add: 2, change: 1, delete: 1, transition: 1 });
-    expect(summarise(plan([]))).toEqual({ add: 0, change: 0, delete: 0, transition: 0 });
+    expect(summarise(p)).toEqual({ add: 2, change: 1, delete: 1, transition: 1, destructive: 0 });
+    expect(summarise(plan([]))).toEqual({ add: 0, change: 0, delete: 0, transition: 0, destructive: 0 });
+  });
+
+  it('counts the destructive ones across actions, besides their action', () => {
+    const p = plan([change({ address: east('a'), action: 'delete', destructive: true }), change({ address: east('b'), action: 'transition', destructive: true }), change({ address: east('c'), action: 'delete' })]);
+    expect(summarise(p)).toEqual({ add: 0, change: 0, delete: 2, transition: 1, destructive: 2 });
   });
 });

@@ -133,7 +133,7 @@ describe('diffResources: write-only fields', () => {
 });
 
 describe('diffResources: collections', () => {
-  const managedUsers = (prune: boolean) => ({ address: USERS, memberType: 'ldap.user', prune });
+  const managedUsers = (prune: boolean, deleteLoses?: string) => ({ address: USERS, memberType: 'ldap.user', prune, deleteLoses });
   const user = (name: string) => live(USERS.child(name), { policies: [] }, 'ldap.user');
   const alice = desired(USERS.child('alice'), { policies: [] }, { resourceType: 'ldap.user' });
 
@@ -162,6 +162,14 @@ describe('diffResources: collections', () => {
     });
     expect(addrs(changes)).toEqual(['east:auth/ldap/users/mallory']);
     expect(changes[0]!.owner).toBeUndefined();
+    // A collection that says a delete loses nothing prunes plainly.
+    expect(changes[0]).toMatchObject({ destructive: false, notes: [] });
+  });
+
+  it("makes a prune's delete destructive, with the reason as its note, when the collection says what a delete loses", () => {
+    const { changes } = diffResources(desiredState([alice], [managedUsers(true, 'takes access away')]), liveState([user('alice'), user('mallory')]), OFF);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ action: 'delete', reason: 'prune', destructive: true, notes: ['takes access away'] });
   });
 
   it('counts only direct children of the collection, of its member type, on its cluster', () => {
@@ -191,7 +199,7 @@ describe('diffResources: purity', () => {
     const group = desired(east('auth/ldap/groups/g'), { policies: ['p'] }, { resourceType: 'ldap.group' });
     const have = live(CONFIG, { url: 'ldap://a', token_policies: ['a', 'b'], nested: { x: [1] } });
     const stray = live(USERS.child('mallory'), { policies: ['admin'] }, 'ldap.user');
-    const desiredIn = deepFreeze(desiredState([want, group], [{ address: USERS, memberType: 'ldap.user', prune: true }]));
+    const desiredIn = deepFreeze(desiredState([want, group], [{ address: USERS, memberType: 'ldap.user', prune: true, deleteLoses: undefined }]));
     const liveIn = deepFreeze(liveState([stray, have]));
     const snapshot = JSON.stringify([desiredIn, liveIn]);
 

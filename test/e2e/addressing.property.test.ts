@@ -92,7 +92,7 @@ describe('#13.1: each request decodes to the address the plan shows', () => {
           if (!strayListed) expect(plannedPaths.has(`auth/ldap/users/${stray}`)).toBe(true);
 
           recorder.requests.length = 0;
-          const apply = await cli(['apply', file, '--auto-approve']);
+          const apply = await cli(['apply', file, '--auto-approve', '--allow-destructive']);
           expect(apply.code, apply.err + apply.out).toBe(0);
           const writes = recorder.requests.filter((r) => r.method === 'POST' || r.method === 'PUT' || r.method === 'DELETE');
           expect(writes.length).toBeGreaterThan(0);

@@ -61,7 +61,7 @@ async function runCase(c: Case): Promise<void> {
         await expectedText(step.expected, actual, WRITE),
       );
 
-      const apply = await cli(['apply', step.manifests, ...c.args, '--auto-approve']);
+      const apply = await cli(['apply', step.manifests, ...c.args, ...c.applyArgs, '--auto-approve']);
       expect(apply.code, `apply ${step.manifests}:\n${apply.stdout}\n${apply.stderr}`).toBe(0);
 
       // Nothing left to change; objects a case leaves unmanaged on purpose are listed (and are

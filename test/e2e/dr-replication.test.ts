@@ -225,7 +225,7 @@ describe('DR replication through the CLI: east, west and south', () => {
     expect(plan.code, plan.stderr).toBe(2);
     expect(steps(plan.stdout)).toEqual(BOOTSTRAP);
     expect(plan.stdout).toContain('token: (sensitive, write-only)');
-    expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 0 to delete, 7 transitions.');
+    expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 0 to delete, 7 transitions (2 destructive).');
 
     const json = JSON.parse((await cli('plan', ...eastSet, '--format', 'json')).stdout);
     expect(json.changes.filter((c: any) => c.destructive).map((c: any) => c.address)).toEqual([

@@ -142,9 +142,45 @@ config:
     expect((await cli(['plan', m, '--detailed-exitcode', '--ignore-unmanaged'])).code).toBe(0);
     const pruning = await cli(['plan', m, '--prune', '--detailed-exitcode']);
     expect(pruning.code).toBe(2);
-    expect(pruning.stdout).toMatch(/- default:auth\/ldap\/users\/mallory\s+\(prune\)/);
-    expect((await cli(['apply', m, '--prune', '--auto-approve'])).code).toBe(0);
+    expect(pruning.stdout).toMatch(/- default:auth\/ldap\/users\/mallory\s+\(prune, destructive\)/);
+    // Pruning a user takes access away: destructive, and apply wants --allow-destructive for it.
+    const refused = await cli(['apply', m, '--prune', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refusing to apply: 1 destructive action');
+    expect(refused.stderr).toContain('  default:auth/ldap/users/mallory');
+    expect((await cluster.raw('GET', 'auth/ldap/users/mallory')).status).toBe(200);
+    expect((await cli(['apply', m, '--prune', '--auto-approve', '--allow-destructive'])).code).toBe(0);
     expect((await cluster.raw('GET', 'auth/ldap/users/mallory')).status).toBe(404);
+    expect((await cli(['plan', m, '--prune', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('counts the deletes a prune makes of groups and users as destructive, in text, JSON and markdown', async () => {
+    const m = await manifests({ 'a.yaml': CONFIG, 'b.yaml': USERS });
+    expect((await cli(['apply', m, '--auto-approve'])).code).toBe(0);
+    await cluster.raw('POST', 'auth/ldap/users/mallory', { policies: 'admin' });
+    await cluster.raw('POST', 'auth/ldap/groups/rogues', { policies: 'admin' });
+
+    const text = await cli(['plan', m, '--prune']);
+    expect(text.stdout).toMatch(/- default:auth\/ldap\/groups\/rogues\s+\(prune, destructive\)\n\s+# deleting the group takes its policies from every member/);
+    expect(text.stdout).toMatch(/- default:auth\/ldap\/users\/mallory\s+\(prune, destructive\)/);
+    expect(text.stdout).toMatch(/\nPlan: 0 to add, 0 to change, 2 to delete \(2 destructive\)\.$/m);
+
+    const json = JSON.parse((await cli(['plan', m, '--prune', '--format', 'json'])).stdout) as { changes: Array<{ address: string; destructive: boolean }>; summary: { delete: number; destructive: number } };
+    expect(json.changes.map((c) => [c.address, c.destructive])).toEqual([
+      ['default:auth/ldap/users/mallory', true],
+      ['default:auth/ldap/groups/rogues', true],
+    ]);
+    expect(json.summary).toMatchObject({ delete: 2, destructive: 2 });
+
+    const markdown = (await cli(['plan', m, '--prune', '--format', 'markdown'])).stdout;
+    expect(markdown).toContain('### lockstep plan: 0 to add, 0 to change, 2 to delete (2 destructive)');
+    expect(markdown).toContain('> :warning: **2 destructive changes**');
+
+    const refused = await cli(['apply', m, '--prune', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refusing to apply: 2 destructive actions (they wipe or orphan data, or take access away):\n  default:auth/ldap/users/mallory\n  default:auth/ldap/groups/rogues\n');
+    expect((await cluster.raw('GET', 'auth/ldap/groups/rogues')).status).toBe(200);
+    expect((await cli(['apply', m, '--prune', '--auto-approve', '--allow-destructive'])).code).toBe(0);
     expect((await cli(['plan', m, '--prune', '--detailed-exitcode'])).code).toBe(0);
   });
 

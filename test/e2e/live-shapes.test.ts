@@ -174,7 +174,7 @@ describe('LdapAuth', () => {
     expect(text.stdout).toContain('No changes.');
 
     served.proxy.requests.length = 0;
-    const apply = await cli(['apply', await manifest(LDAP), '--prune', '--auto-approve']);
+    const apply = await cli(['apply', await manifest(LDAP), '--prune', '--auto-approve', '--allow-destructive']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     // eslint-disable-next-line no-control-regex -- the user named x\u0001y is one of the odd names under test
     const touched = served.proxy.requests.filter((r) => /users\/(a\/b|\.\.?|x\u0001y)$|users$|groups\/ops/.test(r) && !r.startsWith('LIST '));

@@ -202,7 +202,7 @@ describe('type change, delete guard, prune', () => {
     const plan = await cli(['plan', changed]);
     expect(plan.stdout).toMatch(/\+ default:sys\/managed-keys\/provAkms\/signing\s+\(replace, destructive\)/);
     expect(plan.stdout).toMatch(/- default:sys\/managed-keys\/pkcs11\/signing\s+\(replace, destructive\)/);
-    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 1 to delete.');
+    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 1 to delete (2 destructive).');
     const json = JSON.parse((await cli(['plan', changed, '--format', 'json'])).stdout);
     expect(json.changes.map((c: { address: string; action: string; destructive: boolean }) => [c.action, c.address, c.destructive])).toEqual([
       ['delete', 'default:sys/managed-keys/pkcs11/signing', true],

@@ -159,7 +159,7 @@ describe('issue 25.1: bytes in, bytes out', () => {
           expect(plan.code, plan.err).toBe(0);
 
           recorder.requests.length = 0;
-          const apply = await cli(['apply', file, '--auto-approve']);
+          const apply = await cli(['apply', file, '--auto-approve', '--allow-destructive']);
           expect(apply.code, apply.err + apply.out).toBe(0);
           const groupsPrefix = ['auth', ...mount.segments, 'groups'];
           for (const w of recorder.requests.filter((r) => r.method !== 'GET' && r.method !== 'LIST')) {

@@ -50,7 +50,7 @@ describe('a partial path does not prune the rest of the set', () => {
     // The whole set: nothing to delete. A real prune of the part: accepted knowingly.
     const whole = await cli(['plan', 'm', '--detailed-exitcode']);
     expect(whole.code, whole.stderr).toBe(0);
-    const allowed = await cli(['apply', 'm/ldap.yaml', '--auto-approve', '--allow-partial']);
+    const allowed = await cli(['apply', 'm/ldap.yaml', '--auto-approve', '--allow-partial', '--allow-destructive']);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect((await server().raw('GET', 'auth/ldap/users/alice')).status).toBe(404);
     await server().raw('DELETE', 'sys/auth/ldap');
@@ -63,8 +63,8 @@ describe('a partial path does not prune the rest of the set', () => {
     await server().raw('POST', 'auth/ldap/users/mallory', { policies: 'root' });
     const plan = await cli(['plan', 'm', '--detailed-exitcode']);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toMatch(/- default:auth\/ldap\/users\/mallory\s+\(prune\)/);
-    expect((await cli(['apply', 'm', '--auto-approve'])).code).toBe(0);
+    expect(plan.stdout).toMatch(/- default:auth\/ldap\/users\/mallory\s+\(prune, destructive\)/);
+    expect((await cli(['apply', 'm', '--auto-approve', '--allow-destructive'])).code).toBe(0);
     await server().raw('DELETE', 'sys/auth/ldap');
   });
 });

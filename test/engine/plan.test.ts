@@ -23,13 +23,13 @@ describe('the engine returns diagnostics', () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toBe('');
     expect(text.stderr).toMatch(/a\.yaml:3:12: error: namespace "nowhere" does not exist on cluster "default"/);
-    expect(text.stderr).toContain('error: the plan is refused (1 error above): it was not saved');
+    expect(text.stderr).toContain('error: the plan is refused (1 error in the manifests, above): it was not saved');
     const json = await runCli(['plan', m, '--format', 'json'], { env: server().env });
     expect(json.code).toBe(1);
     const parsed = JSON.parse(json.stdout) as { changes: unknown[]; diagnostics: Array<Record<string, unknown>> };
     expect(parsed.changes).toEqual([]);
     expect(parsed.diagnostics).toEqual([
-      { severity: 'error', message: expect.stringContaining('namespace "nowhere" does not exist') as unknown, file: expect.stringMatching(/a\.yaml$/) as unknown, line: 3, column: 12 },
+      { severity: 'error', origin: 'manifest', message: expect.stringContaining('namespace "nowhere" does not exist') as unknown, file: expect.stringMatching(/a\.yaml$/) as unknown, line: 3, column: 12 },
     ]);
   });
 
@@ -37,8 +37,11 @@ describe('the engine returns diagnostics', () => {
     const m = await tree({ 'a.yaml': IN_NAMESPACE.replace('namespace: nowhere\n', '') });
     const r = await runCli(['plan', m, '--format', 'json', '--retries', '0'], { env: { ...server().env, SERVICE_ADDR: 'http://127.0.0.1:9' } });
     expect(r.code).toBe(1);
-    const parsed = JSON.parse(r.stdout) as { diagnostics: Array<{ message: string }> };
+    const parsed = JSON.parse(r.stdout) as { diagnostics: Array<{ message: string; origin: string }> };
     expect(parsed.diagnostics.map((d) => d.message).join('\n')).toMatch(/cannot reach|refused|ECONNREFUSED/);
+    // An unreachable server is the run's environment, not the manifests.
+    expect(parsed.diagnostics.map((d) => d.origin)).toEqual(['environment']);
+    expect(r.stderr).toContain('error: the plan is refused (1 error in the environment, above): it must not be applied');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -14,6 +14,7 @@ import { ldapSettingsFor, startSlapd, type Slapd } from '../support/slapd.js';
 const REAL_SERVER_FACTS: Record<string, readonly Fact[]> = {
   'help (?help=1)': HELP_FACTS,
   'LDAP login group names': LDAP_LOGIN_FACTS.filter((f) => f.source.includes('sdk/helper/ldaputil/client.go')),
+  'LDAP login renewal': LDAP_LOGIN_FACTS.filter((f) => f.source.includes('pathLoginRenew')),
 };
 
 let bao: RealServer;

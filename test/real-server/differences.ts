@@ -137,14 +137,6 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'open',
-    cases: ['login-renew-self'],
-    at: ['status', 'body.*'],
-    differs: 'OpenBao refuses to renew the login token (500 `policies have changed, not renewing`); serve renews it',
-    reason: "Vault's pathLoginRenew re-runs the login with the password kept in the token's InternalData and refuses when the policies differ; EquivalentPolicies compares case-sensitively, so token_policies `Dev` never equals the token's `dev`. serve keeps no password with its tokens (its storage is written to files, which never hold a secret), so it cannot re-run the login",
-    source: `${V} builtin/credential/ldap/path_login.go (pathLoginRenew), sdk/helper/policyutil/policyutil.go (EquivalentPolicies)`,
-  },
-  {
-    kind: 'open',
     cases: ['ns-missing-header'],
     at: ['body.errors'],
     differs: 'a header naming a namespace never created: serve `no handler for route ...`, OpenBao `namespace not found`',

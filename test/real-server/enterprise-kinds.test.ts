@@ -124,7 +124,7 @@ describe('#22.5 Enterprise-only kinds against a server without them', () => {
       `${path.join(folder, 'keys.yaml')}:13:1: error: ${where} does not serve managed keys: LIST sys/managed-keys/pkcs11 answered 404 "unsupported path"; this ManagedKey is neither read nor written there`,
       `${path.join(folder, 'snapshots.yaml')}:2:1: error: ${where} does not serve automated Raft snapshots: LIST sys/storage/raft/snapshot-auto/config answered 404 "unsupported path"; this SnapshotPolicy is neither read nor written there`,
     ]);
-    expect(plan.stderr).toContain('error: the plan is refused (3 errors above): it was not saved');
+    expect(plan.stderr).toContain('error: the plan is refused (3 errors in the manifests, above): it was not saved');
     expect(existsSync(out)).toBe(false);
     expectClean(plan);
   });
@@ -134,7 +134,7 @@ describe('#22.5 Enterprise-only kinds against a server without them', () => {
     const applied = await cli(['apply', folder, '--auto-approve']);
     expect(applied.code, applied.stderr).toBe(1);
     expect(locatedErrors(applied.stderr)).toHaveLength(3);
-    expect(applied.stderr).toContain('error: the plan is refused (3 errors above): nothing was changed');
+    expect(applied.stderr).toContain('error: the plan is refused (3 errors in the manifests, above): nothing was changed');
     expectClean(applied);
     const auths = (await server().raw('GET', 'sys/auth')).body as { data: Record<string, unknown> };
     expect(Object.keys(auths.data)).toEqual(['token/']);

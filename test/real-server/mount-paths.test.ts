@@ -67,7 +67,7 @@ describe('a mount path of several segments on the real server', () => {
       // A group made behind lockstep's back, then pruned; only it is deleted.
       expect((await server().raw('POST', `auth/${mount}/groups/stray`, { policies: 'x' })).status).toBe(204);
       await writeManifestFolder(folder, { 'ldap.yaml': manifest(mount, ['admins', 'dev'], true) });
-      const pruned = await cli(['apply', folder, '--auto-approve']);
+      const pruned = await cli(['apply', folder, '--auto-approve', '--allow-destructive']);
       expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
       expect(pruned.stdout).toContain(`auth/${mount}/groups/stray`);
       const list = await server().client(['list', '-format=json', `auth/${mount}/groups`]);

@@ -61,13 +61,15 @@ describe('text plan', () => {
     );
   });
 
-  it('appends transitions to the summary only when there are some', () => {
-    expect(renderPlanText(fullPlan(), { color: false })).toMatch(/\nPlan: 3 to add, 1 to change, 2 to delete, 2 transitions\.$/);
+  it('appends transitions and the destructive count to the summary only when there are some', () => {
+    expect(renderPlanText(fullPlan(), { color: false })).toMatch(/\nPlan: 3 to add, 1 to change, 2 to delete, 2 transitions \(2 destructive\)\.$/);
     const plan = fullPlan();
     plan.changes = plan.changes.filter((c) => c.action !== 'transition');
     plan.unmanaged = [];
     plan.notes = [];
-    expect(renderPlanText(plan, { color: false })).toMatch(/\nPlan: 3 to add, 1 to change, 2 to delete\.$/);
+    expect(renderPlanText(plan, { color: false })).toMatch(/\nPlan: 3 to add, 1 to change, 2 to delete \(1 destructive\)\.$/);
+    plan.changes = plan.changes.filter((c) => !c.destructive);
+    expect(renderPlanText(plan, { color: false })).toMatch(/\nPlan: 3 to add, 1 to change, 1 to delete\.$/);
   });
 
   it('colours only when asked', () => {
@@ -100,7 +102,7 @@ describe('json plan', () => {
   it('has the fields scripts rely on', () => {
     const json = JSON.parse(renderPlanJson(fullPlan()));
     expect(json.formatVersion).toBe(PLAN_FORMAT_VERSION);
-    expect(json.summary).toEqual({ add: 3, change: 1, delete: 2, transition: 2 });
+    expect(json.summary).toEqual({ add: 3, change: 1, delete: 2, transition: 2, destructive: 2 });
     const config = json.changes.find((c: { address: string }) => c.address === 'east:auth/ldap/config');
     expect(config).toMatchObject({
       action: 'update',

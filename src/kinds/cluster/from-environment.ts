@@ -77,7 +77,7 @@ export async function clusterFromEnvironment(opts: EnvironmentClusterOptions, di
       defaultNamespace: defaultNamespace === '' ? undefined : defaultNamespace,
     });
   } else if (opts.requireClusters) {
-    for (const p of problems) diags.error(p);
+    for (const p of problems) diags.environmentError(p);
   }
   return { known, targets };
 }

@@ -1,6 +1,7 @@
 import type { KindModule } from '../kind.js';
 import { LDAP_RESOURCE_TYPES } from './addresses.js';
 import { exportLdapAuth } from './export.js';
+import { warnUndefinedLocalGroups } from './local-groups.js';
 import { desiredLdapAuth } from './normalise.js';
 import { readLdapAuth } from './read.js';
 import { settleNameCase } from './name-case.js';
@@ -20,6 +21,7 @@ export const ldapAuthKind: KindModule = {
   desired: desiredLdapAuth,
   read: readLdapAuth,
   settle: settleNameCase,
+  reviewAgainstLive: warnUndefinedLocalGroups,
   apply: applyLdapChange,
   export: exportLdapAuth,
   // Loaded on use: the LDAP client library is only needed by `check`.

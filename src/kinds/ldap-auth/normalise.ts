@@ -32,6 +32,11 @@ export function desiredLdapAuth(docs: ReadonlyArray<ResolvedDocument>, ctx: Kind
   return { resources, collections };
 }
 
+// A pruned mapping takes access away from people: at their next login, and at the next renewal
+// of the tokens they hold (builtin/credential/ldap/path_login.go pathLoginRenew).
+const GROUP_DELETE_LOSES = "deleting the group takes its policies from every member at their next login and token renewal; needs --allow-destructive";
+const USER_DELETE_LOSES = "deleting the user takes its policies and local groups from its next login and token renewal; needs --allow-destructive";
+
 function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   const addresses = ldapMountAddresses(group.cluster, group.namespace, group.mount);
   const mount = desiredAuthMount(group, LDAP_METHOD_TYPE);
@@ -50,8 +55,8 @@ function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   return {
     resources: [mount, ...(config ? [config] : []), ...groups, ...users],
     collections: [
-      { address: addresses.groups, memberType: LDAP_RESOURCE_TYPES.group, prune },
-      { address: addresses.users, memberType: LDAP_RESOURCE_TYPES.user, prune },
+      { address: addresses.groups, memberType: LDAP_RESOURCE_TYPES.group, prune, deleteLoses: GROUP_DELETE_LOSES },
+      { address: addresses.users, memberType: LDAP_RESOURCE_TYPES.user, prune, deleteLoses: USER_DELETE_LOSES },
     ],
   };
 }

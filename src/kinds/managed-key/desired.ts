@@ -31,6 +31,9 @@ export function isDesiredManagedKey(r: DesiredResource | undefined): r is Desire
   return r !== undefined && r.resourceType === MANAGED_KEY && typeof (r as Partial<DesiredManagedKey>).keyType === 'string';
 }
 
+/** Why every delete of a managed key is destructive. */
+export const KEY_DELETE_LOSES = 'deleting a managed key orphans whatever it signed or encrypted; needs --allow-destructive';
+
 /**
  * The desired keys of all ManagedKey documents (valid, placed), and per cluster + namespace
  * that holds any, the four per-type collections, read in full and pruned with `--prune`.
@@ -41,7 +44,7 @@ export function desiredManagedKeys(docs: ReadonlyArray<ResolvedDocument>, ctx: K
   const scopes = new Map<string, KeyScope>();
   for (const doc of keys) scopes.set(scopeKey(doc.data), { cluster: doc.data.cluster, namespace: doc.data.namespace });
   const collections: ManagedCollection[] = [...scopes.values()].flatMap((scope) =>
-    KEY_TYPES.map((type) => ({ address: collectionAddress(scope, type), memberType: MANAGED_KEY, prune: ctx.prune })),
+    KEY_TYPES.map((type) => ({ address: collectionAddress(scope, type), memberType: MANAGED_KEY, prune: ctx.prune, deleteLoses: KEY_DELETE_LOSES })),
   );
   return { resources: keys.map(desiredKey), collections };
 }

@@ -4,12 +4,11 @@ import type { DesiredState, LiveResource, LiveState } from '../../core/resource.
 import { diffResources } from '../../diff/diff.js';
 import type { KindPlan, PlanFlags } from '../kind.js';
 import { locateKey, scopeKey } from './addresses.js';
-import { isDesiredManagedKey, type DesiredManagedKey } from './desired.js';
+import { isDesiredManagedKey, KEY_DELETE_LOSES, type DesiredManagedKey } from './desired.js';
 import { deleteRefusals } from './guard.js';
 import { credentialNotes, writeOnlyNotes } from './notes.js';
 import { MANAGED_KEY } from './types.js';
 
-const DELETE_NOTE = 'deleting a managed key orphans whatever it signed or encrypted; needs --allow-destructive';
 
 /**
  * The kind's plan hook. The generic diff, plus what it cannot know: a key whose type changed is
@@ -30,7 +29,8 @@ export function planManagedKeys(desired: DesiredState, live: LiveState, flags: P
   const changes: Change[] = [];
   for (const change of diff.changes) {
     if (change.action === 'delete' && replaced.has(change.address)) continue; // becomes the replace's delete
-    changes.push(change.action === 'delete' ? destructiveDelete(change) : withVerifyNote(change, keys));
+    // A delete is destructive already: the key collections say what it loses (desired.ts).
+    changes.push(change.action === 'delete' ? change : withVerifyNote(change, keys));
   }
   for (const [oldAddress, key] of replaced.entries()) {
     const old = liveKeys.find((r) => r.address.equals(oldAddress))!;
@@ -47,10 +47,6 @@ function sameNameOtherType(key: DesiredManagedKey, liveKeys: readonly LiveResour
     const at = locateKey(r.address);
     return at !== undefined && at.name === key.name && at.type !== key.keyType && scopeKey(at) === scopeKey(locateKey(key.address)!);
   });
-}
-
-function destructiveDelete(change: Change): Change {
-  return { ...change, destructive: true, notes: [...change.notes, DELETE_NOTE] };
 }
 
 function replaceCreate(create: Change, old: LiveResource): Change {
@@ -78,7 +74,7 @@ function replaceDelete(old: LiveResource, key: DesiredManagedKey): Change {
     destructive: true,
     dependsOn: [],
     guards: [],
-    notes: [`type changes to ${key.keyType}: the key is deleted, then created as ${key.address}`, DELETE_NOTE],
+    notes: [`type changes to ${key.keyType}: the key is deleted, then created as ${key.address}`, KEY_DELETE_LOSES],
   };
 }
 

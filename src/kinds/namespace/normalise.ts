@@ -21,6 +21,8 @@ export function desiredNamespaces(docs: ReadonlyArray<ResolvedDocument>, ctx: Ki
       address: namespaceCollection(group.cluster, group.parent),
       memberType: NAMESPACE_RESOURCE_TYPE,
       prune: ctx.prune || group.docs.some((d) => d.data.prune === true),
+      // Only an empty namespace is pruned (plan.ts refuses any other): nothing is lost.
+      deleteLoses: undefined,
     });
   }
   return { resources, collections };

@@ -23,6 +23,8 @@ export function desiredSnapshotPolicies(docs: ReadonlyArray<ResolvedDocument>, c
       address: configCollection(group.scope),
       memberType: SNAPSHOT_CONFIG,
       prune: ctx.prune || group.docs.some((d) => d.data.prune === true),
+      // A schedule goes; the snapshots it took stay where they are.
+      deleteLoses: undefined,
     });
   }
   return { resources, collections };

@@ -3,6 +3,7 @@ import { aclDenied, ApiError, gathered, badRequest, noContent, ok, type Reply } 
 import { Router } from '../http/router.js';
 import { toDurationSeconds } from '../util/fields.js';
 import { authBlock } from './auth-block.js';
+import { issuingMethod } from './issuing-method.js';
 import { createToken } from './token-create.js';
 import { SYSTEM_MAX_TTL } from './token-ttl.js';
 
@@ -67,9 +68,16 @@ function lookupAccessor({ cluster, body }: ApiRequest): Reply {
   return ok({ ...cluster.tokens.describe(found), id: '' });
 }
 
+/**
+ * handleRenewSelf → ExpirationManager.RenewToken (vault/expiration.go): a token is renewed in
+ * its own namespace only; a token a method issued is renewed by that method (issuing-method.ts).
+ */
 async function renewSelf({ cluster, caller, body }: ApiRequest): Promise<Reply> {
   if (!caller!.entry.renewable) throw badRequest('lease is not renewable');
   const increment = body.increment === undefined ? 0 : toDurationSeconds('increment', body.increment);
+  if ((caller!.entry.namespace ?? '') !== cluster.namespace) throw gathered(500, 'cannot renew a token across namespaces');
+  const method = issuingMethod(cluster, caller!.entry);
+  if (method) return method.renew({ cluster, mount: method.mount, caller: caller!, increment });
   const renewed = await cluster.tokens.renew(caller!, increment, SYSTEM_MAX_TTL);
   return { kind: 'auth', auth: authBlock(caller!.token, renewed.caller.entry, renewed.ttl) };
 }

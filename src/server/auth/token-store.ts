@@ -62,6 +62,11 @@ export interface NewToken {
   orphan?: boolean;
   /** Default: service tokens with a TTL are renewable. */
   renewable?: boolean;
+  /**
+   * The password of the login that issued it, for the method's renewal check (Vault keeps it
+   * in the token's InternalData). Held in memory only: never stored, so never in `--data`.
+   */
+  loginPassword?: string;
 }
 
 /** The token's last use was taken by a concurrent request. */
@@ -71,6 +76,8 @@ const TOKEN_PREFIX = 'sys/token/id/';
 
 export class TokenStore {
   private readonly rootEntry: TokenEntry;
+  /** Login passwords by storage key: in this process's memory only (see NewToken.loginPassword). */
+  private readonly loginPasswords = new Map<string, string>();
 
   constructor(
     private readonly store: KvStore,
@@ -105,6 +112,7 @@ export class TokenStore {
     const entry = this.store.get(storageKey(token)) as TokenEntry | undefined;
     if (!entry) return undefined;
     if (entry.expires_at_ms !== null && entry.expires_at_ms <= this.now()) {
+      this.loginPasswords.delete(storageKey(token));
       void this.store.delete(storageKey(token)).catch(() => undefined); // lazy clean-up; failure is harmless
       return undefined;
     }
@@ -124,6 +132,7 @@ export class TokenStore {
     const left = current.num_uses - 1;
     const entry = { ...current, num_uses: left };
     if (left === 0) {
+      this.loginPasswords.delete(storageKey(caller.token));
       await this.store.delete(storageKey(caller.token));
       return { ...caller, entry }; // the service also shows 0 on the last use
     }
@@ -155,21 +164,28 @@ export class TokenStore {
       renewable: type === 'service' && (params.renewable ?? true),
     };
     await this.store.put(storageKey(token), entry as unknown as JsonObject);
+    if (params.loginPassword !== undefined && type === 'service') this.loginPasswords.set(storageKey(token), params.loginPassword);
     return { token, entry };
+  }
+
+  /** The password of the login that issued this token, while this process has it (not after a restart). */
+  loginPassword(caller: Caller): string | undefined {
+    return this.loginPasswords.get(storageKey(caller.token));
   }
 
   /**
    * Deletions of every stored token issued under a path prefix (`auth/ldap/`) of one namespace,
    * for one atomic write: disabling `team-a/auth/ldap` leaves the root's `auth/ldap` tokens alone.
+   * Their login passwords are forgotten at once (a write that then fails leaves tokens that can
+   * no longer renew, never a password kept for a token that is gone).
    */
   revocationsUnder(pathPrefix: string, namespace: string): StoreOp[] {
-    return this.store
-      .keysUnder(TOKEN_PREFIX)
-      .filter((key) => {
-        const entry = this.store.get(key) as TokenEntry | undefined;
-        return entry !== undefined && (entry.namespace ?? '') === namespace && entry.path.startsWith(pathPrefix);
-      })
-      .map((key) => ({ key, value: null }));
+    const keys = this.store.keysUnder(TOKEN_PREFIX).filter((key) => {
+      const entry = this.store.get(key) as TokenEntry | undefined;
+      return entry !== undefined && (entry.namespace ?? '') === namespace && entry.path.startsWith(pathPrefix);
+    });
+    for (const key of keys) this.loginPasswords.delete(key);
+    return keys.map((key) => ({ key, value: null }));
   }
 
   /** The entry of a token that exists and has not expired (auth/token/lookup); never the caller check of authenticate(). */
@@ -210,12 +226,19 @@ export class TokenStore {
     if (e.explicit_max_ttl > 0) maxExpiry = Math.min(maxExpiry, created + e.explicit_max_ttl * 1000);
     const expiry = Math.min(now + wanted * 1000, maxExpiry);
     wanted = Math.max(0, Math.floor((expiry - now) / 1000));
-    const entry: TokenEntry = { ...e, expires_at_ms: now + wanted * 1000, last_renewal_ms: now };
+    return { caller: await this.extend(caller, wanted), ttl: wanted };
+  }
+
+  /** The token's lease made `ttlSeconds` from now (a renewal whose lease was worked out elsewhere). */
+  async extend(caller: Caller, ttlSeconds: number): Promise<Caller> {
+    const now = this.now();
+    const entry: TokenEntry = { ...caller.entry, expires_at_ms: now + ttlSeconds * 1000, last_renewal_ms: now };
     await this.store.put(storageKey(caller.token), entry as unknown as JsonObject);
-    return { caller: { ...caller, entry }, ttl: wanted };
+    return { ...caller, entry };
   }
 
   async revoke(token: string): Promise<void> {
+    this.loginPasswords.delete(storageKey(token));
     await this.store.delete(storageKey(token));
   }
 

@@ -47,3 +47,45 @@ export function calculateTokenTtl(p: TtlParams): { ttl: number; warnings: string
   }
   return { ttl, warnings };
 }
+
+export interface RenewalTtlParams extends TtlParams {
+  /** The increment the renewal asks for (0: none). */
+  increment: number;
+  /** Seconds from the lease's issue until now. */
+  elapsed: number;
+}
+
+/**
+ * The lease of a renewal, as CalculateTTL computes it with an increment and the lease's issue
+ * time (sdk/framework/lease.go): the increment, else the method's TTL, else the default; a
+ * period instead when there is one; capped by what is left of the max since issue (a periodic
+ * lease only by an explicit max). A lease past its max cannot be renewed.
+ */
+export function calculateRenewalTtl(p: RenewalTtlParams): { ttl: number; warnings: string[] } | { error: string } {
+  const warnings: string[] = [];
+  let maxTtl = p.mountMaxTtl || SYSTEM_MAX_TTL;
+  if (p.maxTtl > 0 && p.maxTtl < maxTtl) maxTtl = p.maxTtl;
+  if (p.explicitMaxTtl > 0 && p.explicitMaxTtl < maxTtl) maxTtl = p.explicitMaxTtl;
+
+  let ttl: number;
+  let maxValid: number | undefined;
+  if (p.period > 0) {
+    ttl = p.period;
+    if (ttl > maxTtl) {
+      warnings.push(`period of "${formatGoDuration(ttl)}" exceeded the effective max_ttl of "${formatGoDuration(maxTtl)}"; period value is capped accordingly`);
+      ttl = maxTtl;
+    }
+    if (p.explicitMaxTtl > 0) maxValid = p.explicitMaxTtl - p.elapsed;
+  } else {
+    ttl = p.increment > 0 ? p.increment : p.ttl > 0 ? p.ttl : p.mountDefaultTtl || SYSTEM_DEFAULT_TTL;
+    maxValid = maxTtl - p.elapsed;
+  }
+  if (maxValid !== undefined) {
+    if (maxValid < 0) return { error: 'past the max TTL, cannot renew' };
+    if (ttl > maxValid) {
+      warnings.push(`TTL of "${formatGoDuration(ttl)}" exceeded the effective max_ttl of "${formatGoDuration(maxValid)}"; TTL value is capped accordingly`);
+      ttl = maxValid;
+    }
+  }
+  return { ttl, warnings };
+}

@@ -57,6 +57,8 @@ async function login(req: ApiRequest): Promise<Reply> {
     numUses: cfg.token_num_uses,
     boundCidrs: cfg.token_bound_cidrs,
     type,
+    // For the renewal's login (renew.ts), as Vault's InternalData; in memory only.
+    loginPassword: password,
   });
   const outcomeWarnings = (outcome as { warnings?: string[] }).warnings ?? [];
   return {

@@ -33,6 +33,8 @@ export interface Case {
   dir: string;
   setup: SetupCall[];
   args: string[];
+  /** `apply-args.json`: flags for `apply` only (`--allow-destructive`), after `args`. */
+  applyArgs: string[];
   /** `manifests/` + `expected-plan.txt`, then optionally `manifests-after/` + `expected-plan-after.txt`. */
   steps: Step[];
 }
@@ -57,6 +59,7 @@ async function loadCase(name: string): Promise<Case> {
     dir,
     setup: await readJson<SetupCall[]>(path.join(dir, 'setup.json'), []),
     args: await readJson<string[]>(path.join(dir, 'args.json'), []),
+    applyArgs: await readJson<string[]>(path.join(dir, 'apply-args.json'), []),
     steps,
   };
 }

@@ -19,6 +19,8 @@ const configure = (extra: Record<string, unknown> = {}): Step => ({
 });
 /** alice of the test directory (test/support/slapd.ts USERS). */
 const loginAlice: Step = { method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 'alice-pw' } };
+/** The token captured as `login` renews itself. */
+const renewLogin: Step = { method: 'POST', path: 'auth/token/renew-self', token: { captured: 'login' }, body: {} };
 
 /**
  * Groups named both ways alice's group `admins` (ou=groups of the test directory, which has no
@@ -66,6 +68,44 @@ export const LDAP_LOGIN_FACTS: readonly Fact[] = [
     setup: [enableLdap, configure({ token_ttl: '1h' }), { ...loginAlice, capture: { login: 'auth.client_token' } }],
     request: { method: 'POST', path: 'auth/token/renew-self', token: { captured: 'login' }, body: {} },
     expect: { status: 200, body: { auth: { client_token: '<<login>>', lease_duration: 3600, renewable: true } } },
+  },
+  {
+    says: 'a renewal of a login token runs the login again and takes its lease from the config as it is now',
+    source: `${PATH_LOGIN_GO} (pathLoginRenew: resp.Auth.TTL = cfg.TokenTTL), sdk/framework/lease.go (CalculateTTL)`,
+    directory: true,
+    setup: [enableLdap, configure({ token_ttl: '1h' }), { ...loginAlice, capture: { login: 'auth.client_token' } }, configure({ token_ttl: '2h' })],
+    request: renewLogin,
+    expect: { status: 200, body: { auth: { client_token: '<<login>>', lease_duration: 7200, policies: ['default'] } } },
+  },
+  {
+    says: "a renewal is refused when the login's policies changed since it was issued (a local user's policies here)",
+    source: `${PATH_LOGIN_GO} (pathLoginRenew: EquivalentPolicies), vault/expiration.go (renewAuthEntry: "failed to renew entry: %w")`,
+    directory: true,
+    setup: [
+      enableLdap,
+      configure({ token_ttl: '1h' }),
+      { method: 'POST', path: 'auth/ldap/users/alice', body: { policies: 'oncall' } },
+      { ...loginAlice, capture: { login: 'auth.client_token' } },
+      { method: 'POST', path: 'auth/ldap/users/alice', body: { policies: 'oncall,admin' } },
+    ],
+    request: renewLogin,
+    expect: { status: 500, body: { errors: ['1 error occurred:\n\t* failed to renew entry: policies have changed, not renewing\n\n'] } },
+  },
+  {
+    says: 'a renewal compares token_policies as written with the token\'s lower-cased ones: `Dev` never renews',
+    source: `${PATH_LOGIN_GO} (pathLoginRenew: finalPolicies := cfg.TokenPolicies), sdk/helper/policyutil/policyutil.go (EquivalentPolicies)`,
+    directory: true,
+    setup: [enableLdap, configure({ token_policies: 'Dev', token_ttl: '1h' }), { ...loginAlice, capture: { login: 'auth.client_token' } }],
+    request: renewLogin,
+    expect: { status: 500, body: { errors: ['1 error occurred:\n\t* failed to renew entry: policies have changed, not renewing\n\n'] } },
+  },
+  {
+    says: 'a renewal binds as the user again: once the config no longer lets alice bind, it is refused as invalid credentials (400)',
+    source: `${PATH_LOGIN_GO} (pathLoginRenew: b.Login), builtin/credential/ldap/backend.go (Login: logical.ErrInvalidCredentials), vault/expiration.go (renewAuthEntry)`,
+    directory: true,
+    setup: [enableLdap, configure({ token_ttl: '1h' }), { ...loginAlice, capture: { login: 'auth.client_token' } }, configure({ userdn: 'ou=nobody,dc=example,dc=com' })],
+    request: renewLogin,
+    expect: { status: 400, body: { errors: ['1 error occurred:\n\t* failed to renew entry: invalid credentials\n\n'] } },
   },
   {
     says: 'a userfilter naming a field the template context lacks is accepted at write and fails the login',

@@ -156,8 +156,8 @@ describe('groups, users, mount and collections', () => {
     expect(alice.attrs).toEqual({ policies: ['dev'], groups: ['admins', 'ldap-only'] });
     expect(alice.dependsOn.map(String)).toEqual(['default:team-a/auth/corp/config', 'default:team-a/auth/corp/groups/admins']);
     expect(collections).toEqual([
-      { address: new Address('default', 'team-a/auth/corp/groups'), memberType: 'ldap.group', prune: false },
-      { address: new Address('default', 'team-a/auth/corp/users'), memberType: 'ldap.user', prune: false },
+      { address: new Address('default', 'team-a/auth/corp/groups'), memberType: 'ldap.group', prune: false, deleteLoses: expect.stringContaining('takes its policies from every member') },
+      { address: new Address('default', 'team-a/auth/corp/users'), memberType: 'ldap.user', prune: false, deleteLoses: expect.stringContaining('takes its policies and local groups') },
     ]);
   });
 

@@ -16,7 +16,7 @@ function live(holdings: Record<string, string[]>, names: string[]): NamespaceLiv
 
 const desired: DesiredState = {
   resources: [{ address: team('team-a'), resourceType: 'namespace', attrs: { custom_metadata: { owner: 'ops' } }, writeOnly: {}, sensitiveFields: [], dependsOn: [] }],
-  collections: [{ address: namespaceCollection('east', ''), memberType: 'namespace', prune: true }],
+  collections: [{ address: namespaceCollection('east', ''), memberType: 'namespace', prune: true, deleteLoses: undefined }],
 };
 
 describe('planNamespaces', () => {
