@@ -78,6 +78,8 @@ for (const [name, start] of Object.entries(targets)) {
       const changes = (JSON.parse(plan.stdout) as { changes: Array<{ address: string; action: string }> }).changes.map((c) => `${c.action} ${c.address.split(':')[1]}`);
       // Only leela is new; nothing of what exists is deleted or re-created in lower case.
       expect(changes).toEqual(['create auth/ldap/users/leela']);
+      // On a case-sensitive server leela's `admins` is not `Admins`: a group nothing defines.
+      expect(plan.stderr).toContain('group "admins" is declared by no manifest and is not on the server');
       const apply = await cli(['apply', folder, '--auto-approve']);
       expect(apply.code, apply.stderr).toBe(0);
       await expectNoChanges(cli, folder);
@@ -96,6 +98,7 @@ for (const [name, start] of Object.entries(targets)) {
       expect(plan.code, plan.stderr).toBe(0);
       const changes = (JSON.parse(plan.stdout) as { changes: Array<{ address: string; action: string }> }).changes.map((c) => `${c.action} ${c.address.split(':')[1]}`);
       expect(changes.sort()).toEqual(['create auth/other/groups/admins', 'create auth/other/users/fry', 'create auth/other/users/leela']);
+      expect(plan.stderr).not.toContain('is declared by no manifest');
       const apply = await cli(['apply', folder, '--auto-approve']);
       expect(apply.code, apply.stderr).toBe(0);
       await expectNoChanges(cli, folder);
