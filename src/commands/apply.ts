@@ -49,7 +49,7 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g }, output, (pool) =>
+  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel }, output, (pool) =>
     applyWith(pool, prepared, saved, { flags, g, output, targets, planFlags, paths, prune, allowPartial: saved ? saved.options.allowPartial === true : flags.allowPartial === true }),
   );
 }
