@@ -87,8 +87,9 @@ function runDeadline(text: string): RunDeadline {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-export function formatOption(): Option {
-  return new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+/** `--format`: `text` (the default) and the others the command prints. */
+export function formatOption(formats: readonly string[] = ['text', 'json', 'markdown']): Option {
+  return new Option('--format <format>', 'output format').choices(formats).default('text');
 }
 
 /** Flags that shape what a plan contains; `plan` and `apply` take the same ones. */

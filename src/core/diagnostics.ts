@@ -76,7 +76,8 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.subject ? `${d.severity}: ${printable(d.subject)}: ${message}` : `${d.severity}: ${message}`;
 }
 
-function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
+/** By file, line, column (positionless last): the order format() prints them in. */
+export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
   return [...items].sort((a, b) => {
     if (!a.pos || !b.pos) return (a.pos ? 0 : 1) - (b.pos ? 0 : 1);
     if (a.pos.file !== b.pos.file) return a.pos.file < b.pos.file ? -1 : 1;

@@ -85,7 +85,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
   if (!diags.hasErrors()) {
     for (const module of kindModules) desired.set(module.kind, module.desired(documents.get(module.kind) ?? [], ctx));
   }
-  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, desired, secretTexts };
+  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, documentCount: loaded.length, desired, secretTexts };
 }
 
 /** A KindSource over modules already at hand (tests pass their own). */
