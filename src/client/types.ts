@@ -79,7 +79,7 @@ export interface ExchangeReport {
   outcome: ExchangeReportOutcome;
 }
 
-export type ExchangeReportOutcome =
+type ExchangeReportOutcome =
   /** The server answered with this status (accepted or not). */
   | { kind: 'answer'; status: number }
   /** No answer: the connection failed or the time ran out; `code` says how (ECONNREFUSED...). */

@@ -111,7 +111,7 @@ async function applyWith(
   const color = output.color && g.color;
   // With --format json, the plan is in the document (its changes) and progress goes to stderr.
   if (!json) output.out(renderPlan(run.plan, 'text', { color }));
-  const progress = json ? output.err : output.out;
+  const progress = (line: string): void => (json ? output.err(line) : output.out(line));
   if (run.plan.changes.length === 0) {
     for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
     return 0;

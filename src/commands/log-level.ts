@@ -2,12 +2,12 @@ import { Option } from 'commander';
 import { CliError } from './errors.js';
 
 /** How much a run says on stderr, least first; `info` is what it says unasked. */
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 /** The environment's name for it, read when the flag is not given. */
-export const LOG_LEVEL_VARIABLE = 'LOCKSTEP_LOG';
+const LOG_LEVEL_VARIABLE = 'LOCKSTEP_LOG';
 
 export function logLevelOption(): Option {
   return new Option('--log-level <level>', `what to say on stderr; debug adds one line per HTTP request, redacted (also: ${LOG_LEVEL_VARIABLE}; default: ${DEFAULT_LOG_LEVEL})`).choices(

@@ -6,7 +6,7 @@ import type { JsonChange } from './json.js';
 
 /** What became of one change of an apply. */
 export const CHANGE_OUTCOMES = ['applied', 'failed', 'skipped'] as const;
-export type ChangeOutcome = (typeof CHANGE_OUTCOMES)[number];
+type ChangeOutcome = (typeof CHANGE_OUTCOMES)[number];
 
 /**
  * How the apply as a whole ended:
@@ -16,7 +16,7 @@ export type ChangeOutcome = (typeof CHANGE_OUTCOMES)[number];
  * - refused:    nothing was changed (invalid manifests, a refused or stale plan, no approval...).
  */
 export const APPLY_RESULTS = ['applied', 'no-changes', 'failed', 'refused'] as const;
-export type ApplyResult = (typeof APPLY_RESULTS)[number];
+type ApplyResult = (typeof APPLY_RESULTS)[number];
 
 /** A change as the apply report names it: the plan's own fields (a JsonChange's), and its outcome. */
 export type JsonAppliedChange = Pick<JsonChange, 'address' | 'resourceType' | 'action' | 'reason' | 'destructive'> & {
