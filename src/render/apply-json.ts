@@ -1,4 +1,4 @@
-import type { ApplyOutcome } from '../apply/applier.js';
+import type { ApplyReport } from './apply-report.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { PLAN_FORMAT_VERSION, summarise, type Plan, type PlanSummary } from '../core/plan.js';
 import { diagnosticsToJson, type JsonDiagnostic } from './json-diagnostics.js';
@@ -40,7 +40,7 @@ export interface JsonApply {
 /** What an apply got to: its plan once made, the outcome once run, what was found on the way. */
 export interface ApplyRecord {
   plan: Plan | undefined;
-  outcome: ApplyOutcome | undefined;
+  outcome: ApplyReport | undefined;
   diagnostics: Diagnostic[];
   /** What ended the run before its changes ran (or after, while reporting), when something did. */
   refusal: string | undefined;
