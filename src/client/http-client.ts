@@ -12,7 +12,7 @@ import { BAD_RESPONSE_CODE, createTransport, INVALID_REQUEST_CODE, TIMEOUT_CODE,
 import { DEADLINE_CODE, formatMs, type RunDeadline } from './deadline.js';
 import { codedError } from './errors.js';
 import { encodeSegment, segmentProblem } from '../core/path-segment.js';
-import type { ApiResponse, ClusterClient, HttpMethod, RequestOptions, RequestPath } from './types.js';
+import type { ApiResponse, ClusterClient, ExchangeReport, HttpMethod, RequestOptions, RequestPath } from './types.js';
 
 export interface ClientOptions {
   /** This cluster's: bounds its requests in flight (`--concurrency`, adaptive by default). */
@@ -34,6 +34,10 @@ export interface ClientOptions {
   proxy?: ProxySettings | null;
   /** Told each secret the client comes by (a login's token) before anything can print it: the run's redaction set. */
   onSecret?: (text: string) => void;
+  /** Told of every exchange, each attempt once (the request log); absent, exchanges cost nothing more. */
+  onExchange?: (exchange: ExchangeReport) => void;
+  /** Milliseconds from some fixed point, for the exchanges' times; default: performance.now. Tests pass their clock. */
+  now?: () => number;
 }
 
 /** A ClusterClient that owns sockets: `close()` ends its connections. */
@@ -114,6 +118,8 @@ class HttpClient implements HttpClusterClient {
   /** Where the credentials came from and how they are used, for messages. */
   readonly #authWords: string;
   readonly #onSecret: ((text: string) => void) | undefined;
+  readonly #onExchange: ((exchange: ExchangeReport) => void) | undefined;
+  readonly #now: () => number;
   /** The login of this run (once, on the first request that needs a token). */
   #session: Promise<Secret> | undefined;
   /** What lookup-self says of the token, asked once, on the first 401/403. */
@@ -149,6 +155,8 @@ class HttpClient implements HttpClusterClient {
     this.#auth = target.auth;
     this.#authWords = describeAuth(target);
     this.#onSecret = opts.onSecret;
+    this.#onExchange = opts.onExchange;
+    this.#now = opts.now ?? (() => performance.now());
     this.#limiter = opts.limiter;
     try {
       this.#proxy = opts.proxy === undefined ? proxyFor(url) : (opts.proxy ?? undefined);
@@ -267,19 +275,19 @@ class HttpClient implements HttpClusterClient {
 
   /** One attempt. The limiter slot is held for the exchange only, never while waiting to retry. */
   #attempt(call: Call, attempt: number): Promise<ApiResponse> {
-    return this.#limiter.run(() => this.#send(call), exchangeOutcome).then(
+    return this.#limiter.run(() => this.#send(call, attempt), exchangeOutcome).then(
       (raw) => this.#onAnswer(call, raw, attempt),
       (err: unknown) => this.#onFailure(call, err, attempt),
     );
   }
 
-  #send(call: Call): Promise<RawResponse> {
+  #send(call: Call, attempt: number): Promise<RawResponse> {
     // The timer of an attempt is the nearer of the request timeout and the run's deadline.
     const left = this.#deadline?.remainingMs() ?? Infinity;
     if (left <= 0) return Promise.reject(this.#deadline!.reached());
     this.#requestCount++;
     const byDeadline = left < call.timeoutMs;
-    return this.#transport.send({
+    const sent = this.#transport.send({
       // LIST goes as GET ?list=true, as the service's own Go client sends it (api/logical.go,
       // "for broader compatibility"): reverse proxies built on Node's HTTP parser, like the one
       // the DR end-to-end test records through, answer the LIST method with 400.
@@ -291,6 +299,28 @@ class HttpClient implements HttpClusterClient {
       timeoutMs: byDeadline ? left : call.timeoutMs,
       timedOut: byDeadline ? () => this.#deadline!.reached() : () => codedError(`no answer within ${formatMs(call.timeoutMs)}`, TIMEOUT_CODE),
     });
+    return this.#onExchange ? this.#observed(call, attempt, sent, this.#onExchange) : sent;
+  }
+
+  /**
+   * Tells `onExchange` how an exchange went, once it has: here, where every attempt of every
+   * request passes (logins, lookup-self, revoke-self and retries included) and each is counted.
+   */
+  #observed(call: Call, attempt: number, sent: Promise<RawResponse>, onExchange: (exchange: ExchangeReport) => void): Promise<RawResponse> {
+    const startedAt = this.#now();
+    const tell = (outcome: ExchangeReport['outcome']): void =>
+      onExchange({ cluster: this.cluster, method: call.method, path: call.path, query: call.opts.query, attempt: attempt + 1, elapsedMs: this.#now() - startedAt, outcome });
+    return sent.then(
+      (raw) => {
+        tell({ kind: 'answer', status: raw.status });
+        return raw;
+      },
+      (err: unknown) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        tell({ kind: 'no-answer', code: typeof code === 'string' ? code : 'no code' });
+        throw err;
+      },
+    );
   }
 
   #onAnswer(call: Call, raw: RawResponse, attempt: number): ApiResponse | Promise<ApiResponse> {

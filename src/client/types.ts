@@ -62,3 +62,25 @@ export interface ClusterClient {
   /** How many requests a bulk reader should keep asking for now (follows the adaptive limit; read it each time). */
   readonly concurrency: number;
 }
+
+/**
+ * One exchange with a server (one attempt of a request), as the request log (`--log-level
+ * debug`) prints it: never a header or a body, so never a token or a secret sent in one.
+ */
+export interface ExchangeReport {
+  cluster: string;
+  method: HttpMethod;
+  /** As the caller named it, namespace first: the segments joined with "/", unencoded. */
+  path: string;
+  query: Readonly<Record<string, string>> | undefined;
+  /** 1 for the first attempt, 2 for the first retry... */
+  attempt: number;
+  elapsedMs: number;
+  outcome: ExchangeReportOutcome;
+}
+
+type ExchangeReportOutcome =
+  /** The server answered with this status (accepted or not). */
+  | { kind: 'answer'; status: number }
+  /** No answer: the connection failed or the time ran out; `code` says how (ECONNREFUSED...). */
+  | { kind: 'no-answer'; code: string };

@@ -5,15 +5,16 @@ import { runChanges } from '../apply/applier.js';
 import { fingerprintAll } from '../core/fingerprint.js';
 import type { Plan } from '../core/plan.js';
 import { locateManifests, movedClusters, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
+import { applyToJson, type ApplyRecord } from '../render/apply-json.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
-import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
+import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError, cliErrorOf } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
-import type { Output } from './output.js';
+import { printJson, type Output } from './output.js';
 import { withRequestProgress } from './progress.js';
 import { computePlan, describeError, type PlanRun } from '../engine/plan.js';
-import { checkWholeSet, parseTargets, prepareOrFail, refuseOnErrors } from './pipeline.js';
+import { checkWholeSet, parseTargets, prepareAndReport, refuseManifestErrors, refuseOnErrors } from './pipeline.js';
 import { renderPlan } from './render-plan.js';
 import type { PlanFlags } from '../kinds/kind.js';
 import type { Prepared } from '../validate/prepare.js';
@@ -21,6 +22,7 @@ import type { Prepared } from '../validate/prepare.js';
 interface ApplyFlags extends PlanningFlags {
   autoApprove?: boolean;
   allowDestructive?: boolean;
+  format: 'text' | 'json';
 }
 
 export function registerApply(program: Command, output: () => Output, exit: (code: number) => void): void {
@@ -29,14 +31,38 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
     .description('make the live servers match the manifests (or carry out a saved plan)')
     .argument('<paths...>', 'manifest files or directories, or one saved plan file')
     .option('--auto-approve', 'apply without asking (required when not on a terminal)')
-    .option('--allow-destructive', 'allow actions that wipe or orphan data, or take access away (a pruned LDAP user or group)');
+    .option('--allow-destructive', 'allow actions that wipe or orphan data, or take access away (a pruned LDAP user or group)')
+    .addOption(formatOption(['text', 'json']));
   addPlanningOptions(command).action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
-    exit(await runApply(paths, flags, globalOptions(cmd), output()));
+    const g = globalOptions(cmd);
+    exit(flags.format === 'json' ? await applyAsJson(paths, flags, g, output()) : await runApply(paths, flags, g, output(), undefined));
   });
 }
 
-async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, output: Output): Promise<number> {
+/**
+ * `apply --format json`: one JSON document on stdout whatever happens (applied, failed, refused),
+ * what the run got to recorded on the way; the exit status and the stderr of a text run kept.
+ */
+async function applyAsJson(paths: string[], flags: ApplyFlags, g: GlobalOptions, output: Output): Promise<number> {
+  const record: ApplyRecord = { plan: undefined, outcome: undefined, diagnostics: [], refusal: undefined };
+  try {
+    const code = await runApply(paths, flags, g, output, record);
+    printJson(output, applyToJson(record));
+    return code;
+  } catch (err) {
+    record.refusal = cliErrorOf(err).lines.join('\n');
+    printJson(output, applyToJson(record));
+    throw err;
+  }
+}
+
+/** `json`: the record of a `--format json` run (stdout then holds nothing else); undefined for text. */
+async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, output: Output, json: ApplyRecord | undefined): Promise<number> {
   const saved = await savedPlanArgument(args);
+  // The approval prompt writes to stdout, where the JSON document goes: as Terraform's -json, only with approval given.
+  if (json && !saved && flags.autoApprove !== true) {
+    throw new CliError('apply --format json needs --auto-approve (or a saved plan): it cannot ask for approval; nothing was changed');
+  }
   const paths = saved ? await locateManifests(saved, process.cwd()) : args;
   const prune = saved ? saved.options.prune : flags.prune === true;
   const planFlags = saved
@@ -44,13 +70,15 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
     : planFlagsOf(flags);
   const targets = parseTargets(saved ? saved.options.targets : flags.target);
 
-  const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
+  const prepared = await prepareAndReport(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
+  json?.diagnostics.push(...prepared.diags.items);
+  refuseManifestErrors(prepared);
   if (saved) refuseElsewhere(saved, prepared.clusters);
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g }, output, (pool) =>
-    applyWith(pool, prepared, saved, { flags, g, output, targets, planFlags, paths, prune, allowPartial: saved ? saved.options.allowPartial === true : flags.allowPartial === true }),
+  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel }, output, (pool) =>
+    applyWith(pool, prepared, saved, { flags, g, output, json, targets, planFlags, paths, prune, allowPartial: saved ? saved.options.allowPartial === true : flags.allowPartial === true }),
   );
 }
 
@@ -58,16 +86,32 @@ async function applyWith(
   pool: ClusterClientPool,
   prepared: Prepared,
   saved: SavedPlan | undefined,
-  ctx: { flags: ApplyFlags; g: GlobalOptions; output: Output; targets: ReturnType<typeof parseTargets>; planFlags: PlanFlags; paths: string[]; prune: boolean; allowPartial: boolean },
+  ctx: {
+    flags: ApplyFlags;
+    g: GlobalOptions;
+    output: Output;
+    json: ApplyRecord | undefined;
+    targets: ReturnType<typeof parseTargets>;
+    planFlags: PlanFlags;
+    paths: string[];
+    prune: boolean;
+    allowPartial: boolean;
+  },
 ): Promise<number> {
-  const { flags, g, output, targets, planFlags } = ctx;
+  const { flags, g, output, json, targets, planFlags } = ctx;
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
   await checkWholeSet(ctx.paths, run, { ...referenceFlags(g), prune: ctx.prune, requireClusters: true, allowPartial: ctx.allowPartial });
+  if (json) {
+    json.plan = run.plan;
+    json.diagnostics.push(...run.diagnostics.items);
+  }
   refuseOnErrors(run, output, 'nothing was changed');
   if (saved) refuseStale(saved, run);
 
   const color = output.color && g.color;
-  output.out(renderPlan(run.plan, 'text', { color }));
+  // With --format json, the plan is in the document (its changes) and progress goes to stderr.
+  if (!json) output.out(renderPlan(run.plan, 'text', { color }));
+  const progress = (line: string): void => (json ? output.err(line) : output.out(line));
   if (run.plan.changes.length === 0) {
     for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
     return 0;
@@ -88,11 +132,12 @@ async function applyWith(
       concurrency: (clustersWithPending) => pool.applyConcurrency(clustersWithPending),
       describeError: (err) => describeError(err, run.redaction),
       onEvent: (e) => {
-        if (e.type !== 'start') output.out(renderApplyProgress(e, { color }));
+        if (e.type !== 'start') progress(renderApplyProgress(e, { color: json ? false : color }));
       },
     },
   );
-  output.out(renderApplyReport(outcome, { color }));
+  if (json) json.outcome = outcome;
+  else output.out(renderApplyReport(outcome, { color }));
   for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
   return outcome.failed.length > 0 || outcome.notStarted.length > 0 ? 1 : 0;
 }

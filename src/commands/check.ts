@@ -28,7 +28,7 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
       // A document whose server does not serve its kind is a located error, its kind checked without it.
-      const unserved = await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g }, out, async (clients) => {
+      const unserved = await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g, logLevel: g.logLevel }, out, async (clients) => {
         const probed = new UnservedFeatures(prepared, clients);
         for (const { kind, state } of await probed.probe(kindsOf(prepared))) {
           if (kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));

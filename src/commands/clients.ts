@@ -2,11 +2,14 @@ import { formatCount } from '../core/count.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import { collectSecretTexts } from '../core/secret.js';
 import { createClusterClient, type HttpClusterClient } from '../client/http-client.js';
+import type { ExchangeReport } from '../client/types.js';
 import { AUTO, ConcurrencyLimiter, type ConcurrencySetting, type LimiterReport } from '../client/limiter.js';
 import type { RedactionSet } from '../core/redaction.js';
 import type { ClientPool } from '../kinds/kind.js';
 import type { ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
+import type { LogLevel } from './log-level.js';
+import { requestLogLine } from './request-log.js';
 
 /**
  * One client per cluster, each with its own concurrency limit (`--concurrency`). A cluster
@@ -19,6 +22,7 @@ export class ClusterClientPool implements ClientPool {
   readonly #setting: ConcurrencySetting;
   readonly #limits: ServerLimits;
   readonly #redaction: RedactionSet | undefined;
+  readonly #onExchange: ((exchange: ExchangeReport) => void) | undefined;
 
   constructor(
     readonly targets: ReadonlyMap<string, ClusterTarget>,
@@ -26,10 +30,13 @@ export class ClusterClientPool implements ClientPool {
     limits: ServerLimits = {},
     /** The run's redaction set: a login's token joins it as soon as it is issued. */
     redaction?: RedactionSet,
+    /** Told of every exchange of every client (the request log). */
+    onExchange?: (exchange: ExchangeReport) => void,
   ) {
     this.#setting = concurrency;
     this.#limits = limits;
     this.#redaction = redaction;
+    this.#onExchange = onExchange;
     redaction?.addAll(this.secretTexts());
   }
 
@@ -45,6 +52,7 @@ export class ClusterClientPool implements ClientPool {
         ...(deadline ? { deadline } : {}),
         ...(retries !== undefined ? { retries } : {}),
         ...(redaction ? { onSecret: (text: string) => void redaction.add(text) } : {}),
+        ...(this.#onExchange ? { onExchange: this.#onExchange } : {}),
       });
       this.#clients.set(cluster, c);
     }
@@ -108,14 +116,16 @@ export class ClusterClientPool implements ClientPool {
 /**
  * Runs `body` with a pool of these clusters' clients and releases the pool when it ends, also
  * when it fails: the tokens of the run's logins are revoked, and a failed revocation is said.
+ * At `logLevel` debug, every exchange is a line on stderr (the request log), redacted by `output`.
  */
 export async function withClientPool<T>(
   targets: ReadonlyMap<string, ClusterTarget>,
-  settings: { concurrency?: ConcurrencySetting; limits?: ServerLimits },
+  settings: { concurrency?: ConcurrencySetting; limits?: ServerLimits; logLevel: LogLevel },
   output: { redaction: RedactionSet; err(line: string): void },
   body: (pool: ClusterClientPool) => Promise<T>,
 ): Promise<T> {
-  const pool = new ClusterClientPool(targets, settings.concurrency ?? AUTO, settings.limits ?? {}, output.redaction);
+  const logRequest = settings.logLevel === 'debug' ? (e: ExchangeReport) => output.err(requestLogLine(e)) : undefined;
+  const pool = new ClusterClientPool(targets, settings.concurrency ?? AUTO, settings.limits ?? {}, output.redaction, logRequest);
   try {
     return await body(pool);
   } finally {

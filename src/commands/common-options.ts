@@ -5,6 +5,7 @@ import { RunDeadline } from '../client/deadline.js';
 import { DEFAULT_RETRIES } from '../client/http-client.js';
 import { AUTO, type ConcurrencySetting } from '../client/limiter.js';
 import { CliError } from './errors.js';
+import { logLevelOf, logLevelOption, type LogLevel } from './log-level.js';
 import { parseWholeNumber, wholeNumber } from './number-option.js';
 
 /** The global options that say how manifests' values and references are read. */
@@ -22,6 +23,8 @@ export interface GlobalOptions extends ReferenceFlags {
   deadline?: RunDeadline;
   /** `--retries`: further attempts of a call that is safe to repeat; the client's default when absent. */
   retries?: number;
+  /** `--log-level` (or LOCKSTEP_LOG): debug adds the request log. */
+  logLevel: LogLevel;
 }
 
 /** How long a run may keep trying servers: what every cluster's client of the run is given. */
@@ -35,6 +38,7 @@ export function addGlobalOptions(program: Command): Command {
   return program
     .option('--no-color', 'no colours in output (also: NO_COLOR)')
     .option('--verbose', 'also say how each cluster\'s requests went (concurrency, peak in flight, count)')
+    .addOption(logLevelOption())
     .option('--allow-plaintext-secrets', 'accept literal secret values in manifests')
     .option(
       '--allow-files-outside-root',
@@ -45,15 +49,26 @@ export function addGlobalOptions(program: Command): Command {
       '--retries <n>',
       `further attempts of a call to a cluster that is safe to repeat, after a connection failure, 429 or 5xx: 0 to ${MAX_RETRIES} (default: ${DEFAULT_RETRIES}; check's probes of directories, KMS and storage keep their own)`,
       wholeNumber('--retries', { min: 0, max: MAX_RETRIES }),
-    );
+    )
+    // LOCKSTEP_LOG naming no level is a usage error on every command, as a bad --log-level is.
+    .hook('preAction', (_program, command) => void logLevelOf(command.optsWithGlobals<{ logLevel?: LogLevel }>().logLevel, process.env));
 }
 
 /** Call once per run, when the command starts: `--timeout` counts from here. */
 export function globalOptions(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ color?: boolean; verbose?: boolean; allowPlaintextSecrets?: boolean; allowFilesOutsideRoot?: boolean; timeout?: string; retries?: number }>();
+  const o = cmd.optsWithGlobals<{
+    color?: boolean;
+    verbose?: boolean;
+    logLevel?: LogLevel;
+    allowPlaintextSecrets?: boolean;
+    allowFilesOutsideRoot?: boolean;
+    timeout?: string;
+    retries?: number;
+  }>();
   return {
     color: o.color !== false,
     verbose: o.verbose === true,
+    logLevel: logLevelOf(o.logLevel, process.env),
     ...referenceFlags(o),
     ...(o.timeout !== undefined ? { deadline: runDeadline(o.timeout) } : {}),
     ...(o.retries !== undefined ? { retries: o.retries } : {}),
@@ -72,8 +87,9 @@ function runDeadline(text: string): RunDeadline {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-export function formatOption(): Option {
-  return new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+/** `--format`: `text` (the default) and the others the command prints. */
+export function formatOption(formats: readonly string[] = ['text', 'json', 'markdown']): Option {
+  return new Option('--format <format>', 'output format').choices(formats).default('text');
 }
 
 /** Flags that shape what a plan contains; `plan` and `apply` take the same ones. */

@@ -12,7 +12,7 @@ import { makeChalk } from '../render/vocabulary.js';
 import { manifestText, withUniqueEnvNames } from '../load/manifest-writer.js';
 import { AUTO } from '../client/limiter.js';
 import { withClientPool, type ClusterClientPool } from './clients.js';
-import { globalOptions, referenceFlags, type ServerLimits } from './common-options.js';
+import { globalOptions, referenceFlags, type GlobalOptions, type ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
 import { describeError } from '../engine/plan.js';
 import { describeServer } from '../engine/unserved.js';
@@ -51,10 +51,10 @@ export function registerExport(program: Command, output: () => Output, exit: (co
     });
 }
 
-async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, limits: ServerLimits): Promise<number> {
+async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, g: ServerLimits & Pick<GlobalOptions, 'logLevel'>): Promise<number> {
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
-  const read = await withClientPool(clusters, { concurrency: AUTO, limits }, output, (pool) =>
+  const read = await withClientPool(clusters, { concurrency: AUTO, limits: g, logLevel: g.logLevel }, output, (pool) =>
     withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output)),
   );
   // Files lockstep writes hold no secret either: a server value that is one of this run's

@@ -36,6 +36,15 @@ export function redacting(sink: OutputSink, redaction: RedactionSet = new Redact
 }
 
 /**
+ * Prints one `--format json` document on stdout. Every string in it is redacted before it is
+ * serialised (the line-wise redaction of out() then finds nothing), so no secret can show and
+ * no redaction can break the document's syntax for `| jq`.
+ */
+export function printJson(output: Output, document: unknown): void {
+  output.out(JSON.stringify(output.redaction.redactValue(document), null, 2));
+}
+
+/**
  * A reader that stops early (`lockstep plan | head -1`) closes the pipe: writing more fails with
  * EPIPE, which Node raises as an error that would end the process with a stack trace (before a
  * `plan --out` file was written). What is left to print is dropped instead; the run goes on to

@@ -20,13 +20,25 @@ export interface ManifestOptions {
 
 /** load → validate → normalise. Prints every diagnostic; refuses (exit 1) on any error. */
 export async function prepareOrFail(paths: string[], opts: ManifestOptions, output: Output): Promise<Prepared> {
+  const prepared = await prepareAndReport(paths, opts, output);
+  refuseManifestErrors(prepared);
+  return prepared;
+}
+
+/** load → validate → normalise, every diagnostic printed; errors or not (`--format json` carries them). */
+export async function prepareAndReport(paths: string[], opts: ManifestOptions, output: Output): Promise<Prepared> {
   if (paths.length === 0) throw new CliError('no manifest paths given');
   const prepared = await prepare(paths, { ...opts, env: process.env });
   // Before anything is printed: every secret of the run, whatever field it was read into.
   output.redaction.addAll(secretTextsOf(prepared));
   printDiagnostics(prepared.diags, output);
-  if (prepared.diags.hasErrors()) throw new CliError(`${tallyErrors(prepared.diags)}; nothing was sent to any server`);
   return prepared;
+}
+
+/** Fails the run (exit 1) when preparing found any error (printed already), counted by origin (tallyErrors). */
+export function refuseManifestErrors(prepared: Pick<Prepared, 'diags'>): void {
+  if (!prepared.diags.hasErrors()) return;
+  throw new CliError(`${tallyErrors(prepared.diags)}; nothing was sent to any server`);
 }
 
 function printDiagnostics(diags: Diagnostics, output: Output): void {

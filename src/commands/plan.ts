@@ -40,7 +40,7 @@ async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<t
   const targets = parseTargets(flags.target);
   const prune = flags.prune === true;
   const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
-  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g }, output, (pool) =>
+  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel }, output, (pool) =>
     planWith(pool, prepared, paths, { flags, g, output, targets, prune }),
   );
 }

@@ -46,9 +46,9 @@ export class Diagnostics {
     this.items.push({ severity: 'warning', origin: 'manifest', message, pos });
   }
 
-  /** A problem with the settings around the run (see DiagnosticOrigin). */
-  environmentError(message: string): void {
-    this.items.push({ severity: 'error', origin: 'environment', message });
+  /** A problem with the settings around the run (see DiagnosticOrigin), at the manifest line that asks for it when one does. */
+  environmentError(message: string, pos?: SourcePos): void {
+    this.items.push({ severity: 'error', origin: 'environment', message, pos });
   }
 
   /** About an object the plan names (a refusal, a read that failed), not a manifest line. */
@@ -115,7 +115,8 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.subject ? `${d.severity}: ${printable(d.subject)}: ${message}` : `${d.severity}: ${message}`;
 }
 
-function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
+/** By file, line, column (positionless last): the order format() prints them in. */
+export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
   return [...items].sort((a, b) => {
     if (!a.pos || !b.pos) return (a.pos ? 0 : 1) - (b.pos ? 0 : 1);
     if (a.pos.file !== b.pos.file) return a.pos.file < b.pos.file ? -1 : 1;

@@ -74,9 +74,10 @@ export async function resolveReferences(
   const confinement = (): Promise<FileReferenceRoot | undefined> =>
     (referenceRoot ??= opts.allowFilesOutsideRoot ? Promise.resolve(undefined) : fileReferenceRoot(doc.absoluteFile, doc.givenDir ?? folder));
   let failed = false;
-  const fail = (at: ValuePath, message: string): undefined => {
+  const fail = (at: ValuePath, message: string, origin: 'manifest' | 'environment' = 'manifest'): undefined => {
     failed = true;
-    diags.error(message, doc.pos([...at]));
+    if (origin === 'environment') diags.environmentError(message, doc.pos([...at]));
+    else diags.error(message, doc.pos([...at]));
     return undefined;
   };
   // File references are read after the walk, all at once; the walk leaves a PendingRead there.
@@ -105,7 +106,8 @@ export async function resolveReferences(
         );
       case 'env': {
         const value = opts.env[ref.name];
-        if (value === undefined) return fail(path, atPath(path, `environment variable "${ref.name}" is not set`));
+        // The manifest is right to ask; what is missing is around the run.
+        if (value === undefined) return fail(path, atPath(path, `environment variable "${ref.name}" is not set`), 'environment');
         return isSecret ? secretOf(value, `env:${ref.name}`) : value;
       }
       case 'file': {

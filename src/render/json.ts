@@ -1,8 +1,9 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Address } from '../core/address.js';
-import type { DiagnosticOrigin, Diagnostics, Severity } from '../core/diagnostics.js';
+import type { Diagnostics } from '../core/diagnostics.js';
 import { summarise, type Change, type Plan, type PlanNote, type PlanSummary, type Unmanaged } from '../core/plan.js';
 import { isSecret, REDACTED } from '../core/secret.js';
+import { diagnosticsToJson, type JsonDiagnostic } from './json-diagnostics.js';
 
 /** A value as JSON carries it: an Address as its text (`east:auth/ldap/config`), lists item by item. */
 type AsJson<T> = T extends Address ? string : T extends ReadonlyArray<infer U> ? Array<AsJson<U>> : T;
@@ -26,31 +27,9 @@ export interface JsonPlan {
   diagnostics: JsonDiagnostic[];
 }
 
-/** A diagnostic: its subject address, or its place in a manifest, when it has one. */
-interface JsonDiagnostic {
-  severity: Severity;
-  /** What the problem is in: the manifests, the environment, or a server's answer. */
-  origin: DiagnosticOrigin;
-  message: string;
-  subject?: string;
-  file?: string;
-  line?: number;
-  column?: number;
-}
-
 /** The plan as one pretty-printed JSON object. No trailing newline. */
 export function renderPlanJson(plan: Plan, diagnostics?: Diagnostics): string {
   return JSON.stringify(planToJson(plan, diagnostics), null, 2);
-}
-
-function diagnosticsToJson(diagnostics: Diagnostics | undefined): JsonDiagnostic[] {
-  return (diagnostics?.items ?? []).map((d) => ({
-    severity: d.severity,
-    origin: d.origin,
-    message: d.message,
-    ...(d.subject !== undefined ? { subject: d.subject } : {}),
-    ...(d.pos ? { file: d.pos.file, line: d.pos.line, column: d.pos.column } : {}),
-  }));
 }
 
 function planToJson(plan: Plan, diagnostics: Diagnostics | undefined): JsonPlan {

@@ -39,7 +39,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
   const nothingFound = noManifestFound(paths, loaded, diags);
   if (nothingFound !== undefined) diags.error(nothingFound);
   // Foreign YAML alone is not a manifest set with errors, it is no manifest set: said once above.
-  if (!loaded.some(isLockstepDocument)) return { kinds: [], diags, clusters: new Map(), documents: new Map(), desired: new Map(), secretTexts };
+  if (!loaded.some(isLockstepDocument)) return { kinds: [], diags, clusters: new Map(), documents: new Map(), documentCount: 0, desired: new Map(), secretTexts };
   const source: KindSource<K> = 'load' in kinds ? kinds : fixedKinds(kinds);
   const knownKinds = [CLUSTER_KIND, ...source.names];
 
@@ -89,7 +89,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
   if (!diags.hasErrors()) {
     for (const module of kindModules) desired.set(module.kind, module.desired(documents.get(module.kind) ?? [], ctx));
   }
-  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, desired, secretTexts };
+  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, documentCount: loaded.length, desired, secretTexts };
 }
 
 /** A KindSource over modules already at hand (tests pass their own). */

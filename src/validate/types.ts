@@ -32,6 +32,8 @@ export interface Prepared<K extends PreparableKind = KindModule> {
    * Resource documents have `data.cluster` and `data.namespace` filled in.
    */
   documents: Map<string, ResolvedDocument[]>;
+  /** Every YAML document read, valid or not. */
+  documentCount: number;
   /** By kind; filled only when there are no errors. */
   desired: Map<string, DesiredState>;
   /** Every secret text the references of any document resolved to (see ReferenceOptions). */

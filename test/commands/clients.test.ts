@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterClientPool, concurrencySummary } from '../../src/commands/clients.js';
+import { ClusterClientPool, concurrencySummary, withClientPool } from '../../src/commands/clients.js';
+import { RedactionSet } from '../../src/core/redaction.js';
 import { Secret } from '../../src/core/secret.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 
@@ -54,5 +55,26 @@ describe('the concurrency summary on stderr', () => {
     expect(three.applyConcurrency(['west'])).toBe(8);
     // Nothing left to start anywhere: still one, so the applier's loop reads a positive limit.
     expect(three.applyConcurrency([])).toBe(1);
+  });
+});
+
+describe('the request log of a pool', () => {
+  const targets = () =>
+    new Map([['east', { name: 'east', address: server.clusters[0]!.baseUrl, auth: { method: 'token' as const, token: new Secret('clients-test', 'env:T') }, authSource: 'test', insecureSkipVerify: false }]]);
+
+  it('at debug, one line per request the pool counts, through the redaction set; below debug, none', async () => {
+    const lines: string[] = [];
+    const output = { redaction: new RedactionSet(['clients-test']), err: (line: string) => void lines.push(output.redaction.redact(line)) };
+    const counted = await withClientPool(targets(), { logLevel: 'debug' }, output, async (pool) => {
+      await Promise.all([pool.get('east').read('sys/health'), pool.get('east').read('sys/auth'), pool.get('east').read('auth/clients-test/config')]);
+      return pool.requestCount;
+    });
+    expect(lines).toHaveLength(counted);
+    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^debug: east: GET auth\/\(sensitive\)\/config -> \d{3} in \d+ms$/)]));
+    for (const level of ['error', 'warn', 'info'] as const) {
+      const quiet: string[] = [];
+      await withClientPool(targets(), { logLevel: level }, { redaction: new RedactionSet(), err: (line) => void quiet.push(line) }, (pool) => pool.get('east').read('sys/health'));
+      expect(quiet).toEqual([]);
+    }
   });
 });
