@@ -17,6 +17,9 @@ export type CertificateProblem =
   /** The DER parsed for Node but not for the ASN.1 schema: nothing else can be said of it. */
   | { kind: 'unreadable' };
 
+/** The acknowledge rule that accepts a SHA-1-signed certificate (a warning then). */
+export const SHA1_CERTIFICATE_RULE = 'sha1-certificate';
+
 /** A certificate ending within this many days is a warning. */
 export const EXPIRY_WARNING_DAYS = 30;
 
@@ -51,6 +54,11 @@ export function certificateProblems(cert: X509Certificate, now: Date): Certifica
     problems.push({ kind: 'expiring', notAfter: until, days: Math.floor((until.getTime() - now.getTime()) / DAY_MS) });
   }
   return problems;
+}
+
+/** Whether any certificate of a PEM text is signed with SHA-1 (what export acknowledges). */
+export function anySignedWithSha1(certificates: readonly X509Certificate[]): boolean {
+  return certificates.some((cert) => certificateProblems(cert, new Date(0)).some((p) => p.kind === 'sha1-signature'));
 }
 
 /** The name of the signature algorithm when it hashes with SHA-1. */

@@ -7,13 +7,10 @@
  * reference brought it). Whether a certificate parses at all is its kind's rule.
  */
 import type { Diagnostics, Severity } from '../core/diagnostics.js';
-import { certificateName, certificateProblems, describeCertificateProblem, type CertificateProblem } from '../core/certificates.js';
+import { certificateName, certificateProblems, describeCertificateProblem, SHA1_CERTIFICATE_RULE, type CertificateProblem } from '../core/certificates.js';
 import { CERTIFICATE_BEGIN, parseCertificates } from '../core/pem.js';
 import type { ResolvedDocument, ValuePath } from '../load/document.js';
 import { atPath } from '../load/value-path.js';
-
-/** The acknowledge rule that turns a SHA-1 certificate into a warning. */
-export const SHA1_CERTIFICATE_RULE = 'sha1-certificate';
 
 /**
  * `acknowledgeable(kind)`: whether documents of that kind may list SHA1_CERTIFICATE_RULE in

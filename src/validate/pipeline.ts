@@ -15,7 +15,8 @@ import {
   type KnownCluster,
 } from '../kinds/cluster/index.js';
 import type { KindContext } from '../kinds/kind.js';
-import { checkCertificates, SHA1_CERTIFICATE_RULE } from './certificates.js';
+import { checkCertificates } from './certificates.js';
+import { SHA1_CERTIFICATE_RULE } from '../core/certificates.js';
 import { checkEnvelope } from './envelope.js';
 import { pointerToPath, schemaDiagnostics } from './schema-errors.js';
 import { schemaAcknowledges, schemaValidator } from './schemas.js';

@@ -11,6 +11,8 @@ import { templateFindings } from './template.js';
 import { readScope } from './read.js';
 import { LDAP_METHOD_TYPE } from './types.js';
 import { EnvReference } from '../../load/manifest-writer.js';
+import { anySignedWithSha1, SHA1_CERTIFICATE_RULE } from '../../core/certificates.js';
+import { parseCertificates } from '../../core/pem.js';
 
 /**
  * Every LDAP method of the cluster's root namespace as one LdapAuth document each. Config
@@ -63,7 +65,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   return doc;
 }
 
-/** The acknowledgeable rules (rules-consistency.ts) the server's config breaks. */
+/** The acknowledgeable rules (rules-consistency.ts, validate/certificates.ts) the server's config breaks. */
 function acknowledgedRules(config: Record<string, unknown>): string[] {
   const text = (field: string): string => (typeof config[field] === 'string' ? config[field] : '');
   const userattr = text('userattr') || jsonText(ldapConfigDefaults()['userattr']);
@@ -73,6 +75,8 @@ function acknowledgedRules(config: Record<string, unknown>): string[] {
     templateFindings(text('userfilter'), ['UserAttr', 'Username']).unknownActions.length +
     templateFindings(text('groupfilter'), ['UserDN', 'Username']).unknownActions.length;
   if (unknown > 0) rules.push('filter-template-unknown-action');
+  const certificates = text('certificate') === '' ? [] : parseCertificates(text('certificate'));
+  if (Array.isArray(certificates) && anySignedWithSha1(certificates)) rules.push(SHA1_CERTIFICATE_RULE);
   return rules;
 }
 
