@@ -21,7 +21,7 @@ export type CertificateProblem =
 export const SHA1_CERTIFICATE_RULE = 'sha1-certificate';
 
 /** A certificate ending within this many days is a warning. */
-export const EXPIRY_WARNING_DAYS = 30;
+const EXPIRY_WARNING_DAYS = 30;
 
 const DAY_MS = 86_400_000;
 

@@ -46,7 +46,7 @@ export interface CertificateSpec {
 function algorithm(keyType: KeyType, digest: Digest): RsaHashedKeyGenParams | EcKeyGenParams | (RsaHashedKeyGenParams & { saltLength: number }) {
   switch (keyType) {
     case 'ecdsa':
-      return { name: 'ECDSA', namedCurve: 'P-256', hash: digest } as EcKeyGenParams;
+      return { name: 'ECDSA', namedCurve: 'P-256', hash: digest };
     case 'rsa':
       return { name: 'RSASSA-PKCS1-v1_5', hash: digest, publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
     case 'rsa-pss':
@@ -59,7 +59,7 @@ let serial = 1;
 export async function makeCertificate(spec: CertificateSpec): Promise<MadeCertificate> {
   const keyType = spec.keyType ?? 'ecdsa';
   const digest = spec.digest ?? 'SHA-256';
-  const keys = (await webcrypto.subtle.generateKey(algorithm(keyType, digest), true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(algorithm(keyType, digest), true, ['sign', 'verify']);
   const signer = spec.issuer ?? { keys, keyType, subject: spec.subject };
   const extensions: x509.Extension[] = [];
   if (spec.ca) {
