@@ -2,7 +2,8 @@
  * What makes a certificate unusable or about to be: a SHA-1 signature (the spec, Versioning 3:
  * unusable from service version 1.12 on, as Go's crypto/x509 refuses it since Go 1.18), a
  * validity period that is over or not yet begun, or one that ends within 30 days. Shared by
- * `validate` (certificates in manifests) and `check` (chains LDAP servers present).
+ * `validate` (certificates in manifests) and `check` (chains LDAP servers present). The ASN.1
+ * library costs a noticeable part of start-up: import this module only where a certificate is.
  */
 import type { X509Certificate } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
@@ -16,9 +17,6 @@ export type CertificateProblem =
   | { kind: 'expiring'; notAfter: Date; days: number }
   /** The DER parsed for Node but not for the ASN.1 schema: nothing else can be said of it. */
   | { kind: 'unreadable' };
-
-/** The acknowledge rule that accepts a SHA-1-signed certificate (a warning then). */
-export const SHA1_CERTIFICATE_RULE = 'sha1-certificate';
 
 /** A certificate ending within this many days is a warning. */
 const EXPIRY_WARNING_DAYS = 30;

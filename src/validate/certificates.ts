@@ -4,10 +4,12 @@
  * error unless the document acknowledges it as `sha1-certificate`, one expired, not yet valid or
  * ending within 30 days a warning. Each certificate of a bundle is reported at its own
  * `-----BEGIN CERTIFICATE-----` line when the manifest holds the text (at the reference when a
- * reference brought it). Whether a certificate parses at all is its kind's rule.
+ * reference brought it). Whether a certificate parses at all is its kind's rule. The judging
+ * code (and its ASN.1 library) is loaded only when some document holds a certificate.
  */
 import type { Diagnostics, Severity } from '../core/diagnostics.js';
-import { certificateName, certificateProblems, describeCertificateProblem, SHA1_CERTIFICATE_RULE, type CertificateProblem } from '../core/certificates.js';
+import { SHA1_CERTIFICATE_RULE } from '../core/acknowledge-rules.js';
+import type { CertificateProblem } from '../core/certificates.js';
 import { CERTIFICATE_BEGIN, parseCertificates } from '../core/pem.js';
 import type { ResolvedDocument, ValuePath } from '../load/document.js';
 import { atPath } from '../load/value-path.js';
@@ -16,27 +18,28 @@ import { atPath } from '../load/value-path.js';
  * `acknowledgeable(kind)`: whether documents of that kind may list SHA1_CERTIFICATE_RULE in
  * `acknowledge` (the hint is only given where the schema takes it).
  */
-export function checkCertificates(
+export async function checkCertificates(
   docs: Iterable<ResolvedDocument>,
   now: Date,
   acknowledgeable: (kind: string) => boolean,
   diags: Diagnostics,
-): void {
-  for (const doc of docs) {
+): Promise<void> {
+  const found = [...docs].flatMap((doc) => certificateTexts(doc.data).map((text) => ({ doc, ...text })));
+  if (found.length === 0) return;
+  const { certificateName, certificateProblems, describeCertificateProblem } = await import('../core/certificates.js');
+  for (const { doc, path, text } of found) {
     const acknowledged = Array.isArray(doc.data['acknowledge']) && doc.data['acknowledge'].includes(SHA1_CERTIFICATE_RULE);
-    for (const { path, text } of certificateTexts(doc.data)) {
-      const certificates = parseCertificates(text);
-      if (!Array.isArray(certificates)) continue;
-      certificates.forEach((certificate, i) => {
-        const which = certificates.length > 1 ? `certificate ${i + 1} of ${certificates.length}` : 'the certificate';
-        const pos = doc.source.textPos(path, CERTIFICATE_BEGIN, i);
-        for (const problem of certificateProblems(certificate, now)) {
-          const { severity, advice } = verdict(problem, acknowledged, () => acknowledgeable(doc.kind));
-          const message = `${which} (${certificateName(certificate)}) ${describeCertificateProblem(problem)}${advice}`;
-          diags.add({ severity, message: atPath(path, message), pos });
-        }
-      });
-    }
+    const certificates = parseCertificates(text);
+    if (!Array.isArray(certificates)) continue;
+    certificates.forEach((certificate, i) => {
+      const which = certificates.length > 1 ? `certificate ${i + 1} of ${certificates.length}` : 'the certificate';
+      const pos = doc.source.textPos(path, CERTIFICATE_BEGIN, i);
+      for (const problem of certificateProblems(certificate, now)) {
+        const { severity, advice } = verdict(problem, acknowledged, () => acknowledgeable(doc.kind));
+        const message = `${which} (${certificateName(certificate)}) ${describeCertificateProblem(problem)}${advice}`;
+        diags.add({ severity, message: atPath(path, message), pos });
+      }
+    });
   }
 }
 

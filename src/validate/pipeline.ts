@@ -16,7 +16,7 @@ import {
 } from '../kinds/cluster/index.js';
 import type { KindContext } from '../kinds/kind.js';
 import { checkCertificates } from './certificates.js';
-import { SHA1_CERTIFICATE_RULE } from '../core/certificates.js';
+import { SHA1_CERTIFICATE_RULE } from '../core/acknowledge-rules.js';
 import { checkEnvelope } from './envelope.js';
 import { pointerToPath, schemaDiagnostics } from './schema-errors.js';
 import { schemaAcknowledges, schemaValidator } from './schemas.js';
@@ -84,7 +84,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
     if (docs.length > 0) module.validate(docs, diags, ctx);
   }
   const schemaFileOf = (kind: string) => moduleOf.get(kind)?.schemaFile ?? CLUSTER_SCHEMA_FILE;
-  checkCertificates([...documents.values()].flat(), now, (kind) => schemaAcknowledges(schemaFileOf(kind), SHA1_CERTIFICATE_RULE), diags);
+  await checkCertificates([...documents.values()].flat(), now, (kind) => schemaAcknowledges(schemaFileOf(kind), SHA1_CERTIFICATE_RULE), diags);
 
   const desired = new Map<string, DesiredState>();
   if (!diags.hasErrors()) {

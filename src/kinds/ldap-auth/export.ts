@@ -11,7 +11,7 @@ import { templateFindings } from './template.js';
 import { readScope } from './read.js';
 import { LDAP_METHOD_TYPE } from './types.js';
 import { EnvReference } from '../../load/manifest-writer.js';
-import { anySignedWithSha1, SHA1_CERTIFICATE_RULE } from '../../core/certificates.js';
+import { SHA1_CERTIFICATE_RULE } from '../../core/acknowledge-rules.js';
 import { parseCertificates } from '../../core/pem.js';
 
 /**
@@ -51,7 +51,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   // elsewhere, so applying the export never clears what export could not see.
   const managedElsewhere = LDAP_WRITE_ONLY_FIELDS.filter((f) => !(f in config)).sort();
   // A state the service accepts with only a warning is acknowledged, so the export plans as is.
-  const acknowledge = acknowledgedRules(config);
+  const acknowledge = [...acknowledgedRules(config), ...(await certificateRules(config))];
 
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: 'LdapAuth' };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;
@@ -65,7 +65,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   return doc;
 }
 
-/** The acknowledgeable rules (rules-consistency.ts, validate/certificates.ts) the server's config breaks. */
+/** The acknowledgeable rules (rules-consistency.ts) the server's config breaks. */
 function acknowledgedRules(config: Record<string, unknown>): string[] {
   const text = (field: string): string => (typeof config[field] === 'string' ? config[field] : '');
   const userattr = text('userattr') || jsonText(ldapConfigDefaults()['userattr']);
@@ -75,9 +75,15 @@ function acknowledgedRules(config: Record<string, unknown>): string[] {
     templateFindings(text('userfilter'), ['UserAttr', 'Username']).unknownActions.length +
     templateFindings(text('groupfilter'), ['UserDN', 'Username']).unknownActions.length;
   if (unknown > 0) rules.push('filter-template-unknown-action');
-  const certificates = text('certificate') === '' ? [] : parseCertificates(text('certificate'));
-  if (Array.isArray(certificates) && anySignedWithSha1(certificates)) rules.push(SHA1_CERTIFICATE_RULE);
   return rules;
+}
+
+/** sha1-certificate when the server's `certificate` holds one signed with SHA-1 (validate/certificates.ts). */
+async function certificateRules(config: Record<string, unknown>): Promise<string[]> {
+  const certificates = typeof config['certificate'] === 'string' && config['certificate'] !== '' ? parseCertificates(config['certificate']) : [];
+  if (!Array.isArray(certificates) || certificates.length === 0) return [];
+  const { anySignedWithSha1 } = await import('../../core/certificates.js');
+  return anySignedWithSha1(certificates) ? [SHA1_CERTIFICATE_RULE] : [];
 }
 
 function envName(cluster: string, mount: string, field: string): string {
