@@ -1,6 +1,6 @@
 /**
- * `lockstep check` for an LdapAuth config: for each URL separately, connect with its TLS
- * settings, bind as binddn (anonymously without one), confirm userdn and groupdn exist and,
+ * `lockstep check` for an LdapAuth config: for each URL separately, read the certificate chain
+ * a TLS URL presents (ldap-chain.ts), connect with its TLS settings, bind as binddn (anonymously without one), confirm userdn and groupdn exist and,
  * given a user, show which entry the user filter finds and which groups the group filter
  * gives. No user password is needed. Findings never carry bindpass or key material.
  */
@@ -16,11 +16,15 @@ import {
   searchEntries,
   splitUrls,
   type LdapConnection,
+  type LdapTimeouts,
 } from '../adapters/ldap/index.js';
 import { collectSecretTexts, scrub, Secret } from '../core/secret.js';
+import { chainFindings, type ChainFinding } from './ldap-chain.js';
 
 export interface Finding {
   ok: boolean;
+  /** Passes, but needs someone's attention (a certificate ending soon). */
+  warning?: true;
   subject: string;
   message: string;
 }
@@ -55,34 +59,43 @@ export interface LdapCheckConfig {
   use_pre111_group_cn_behavior?: boolean;
 }
 
-export async function checkLdapConfig(cfg: LdapCheckConfig, opts: { user?: string }): Promise<Finding[]> {
+export interface LdapCheckOptions {
+  user?: string;
+  /** The clock the presented certificates are judged by. */
+  now: Date;
+}
+
+export async function checkLdapConfig(cfg: LdapCheckConfig, opts: LdapCheckOptions): Promise<Finding[]> {
   const secrets = secretTexts(cfg);
   const findings: Finding[] = [];
   const urls = splitUrls(cfg.url);
   if (urls.length === 0) return [{ ok: false, subject: 'ldap', message: 'no LDAP server URL configured' }];
   for (const url of urls) {
-    const report = (ok: boolean, message: string) =>
-      findings.push({ ok, subject: url, message: scrub(message, secrets) });
+    const report = (ok: boolean, message: string, warning?: true) =>
+      findings.push({ ok, ...(warning ? { warning } : {}), subject: url, message: scrub(message, secrets) });
     await checkOneUrl(url, cfg, opts, report);
   }
   return findings;
 }
 
-type Report = (ok: boolean, message: string) => void;
+type Report = (ok: boolean, message: string, warning?: true) => void;
 
-async function checkOneUrl(url: string, cfg: LdapCheckConfig, opts: { user?: string }, report: Report): Promise<void> {
+async function checkOneUrl(url: string, cfg: LdapCheckConfig, opts: LdapCheckOptions, report: Report): Promise<void> {
+  const timeouts = { connectMs: cfg.connection_timeout * 1000, requestMs: cfg.request_timeout * 1000 };
+  // Read apart from the real connection, unverified: a chain the real one refuses is still shown.
+  const chain = await presentedChain(url, cfg, timeouts, opts.now);
+  const reportChain = () => chain.forEach((f) => report(f.ok, f.message, f.warning));
   let conn: LdapConnection;
   try {
-    conn = await connectOne(url, tlsSettingsOf(cfg), {
-      connectMs: cfg.connection_timeout * 1000,
-      requestMs: cfg.request_timeout * 1000,
-    });
+    conn = await connectOne(url, tlsSettingsOf(cfg), timeouts);
   } catch (err) {
     report(false, `cannot connect: ${describeError(err)}`);
+    reportChain();
     return;
   }
   try {
     report(true, conn.tlsProtocol ? `connected (${conn.tlsProtocol})` : 'connected (no TLS)');
+    reportChain();
     const as = cfg.binddn ? `bind as ${cfg.binddn}` : 'anonymous bind';
     try {
       await conn.client.bind(cfg.binddn, reveal(cfg.bindpass));
@@ -155,6 +168,25 @@ async function checkUser(client: Client, cfg: LdapCheckConfig, user: string, rep
     return;
   }
   report(true, groups.length ? `groups of ${user}: ${groups.join(', ')}` : `user ${user} has no LDAP groups`);
+}
+
+/**
+ * What a TLS URL presents, judged: nothing for a plain URL, or when the unverified connection
+ * fails too (the real one then says why).
+ */
+async function presentedChain(url: string, cfg: LdapCheckConfig, timeouts: LdapTimeouts, now: Date): Promise<ChainFinding[]> {
+  let probe: LdapConnection;
+  try {
+    probe = await connectOne(url, { ...tlsSettingsOf(cfg), insecureTls: true }, timeouts);
+  } catch {
+    return [];
+  }
+  try {
+    const chain = probe.presented();
+    return chain ? chainFindings(chain, { certificateConfigured: cfg.certificate !== '', insecureTls: cfg.insecure_tls, now }) : [];
+  } finally {
+    await probe.close();
+  }
 }
 
 function tlsSettingsOf(cfg: LdapCheckConfig) {

@@ -31,7 +31,7 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const unserved = await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g, logLevel: g.logLevel }, out, async (clients) => {
         const probed = new UnservedFeatures(prepared, clients);
         for (const { kind, state } of await probed.probe(kindsOf(prepared))) {
-          if (kind.check) findings.push(...(await kind.check(state, { user: flags.user }, clients)));
+          if (kind.check) findings.push(...(await kind.check(state, { user: flags.user, now: prepared.now }, clients)));
         }
         return probed;
       });
@@ -44,8 +44,10 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
 function renderFindings(findings: CheckFinding[]): string {
   if (findings.length === 0) return 'Nothing to check.';
   // Subjects and messages quote what a directory, a key service or a server answered: through the one printer.
-  const lines = findings.map((f) => `${f.ok ? 'ok  ' : 'FAIL'} ${f.address ? `${printable(String(f.address))} ` : ''}${printable(f.subject)}: ${printable(f.message)}`);
+  const lines = findings.map((f) => `${!f.ok ? 'FAIL' : f.warning ? 'warn' : 'ok  '} ${f.address ? `${printable(String(f.address))} ` : ''}${printable(f.subject)}: ${printable(f.message)}`);
   const failed = findings.filter((f) => !f.ok).length;
-  lines.push(failed ? `Check failed: ${failed} of ${findings.length} findings failed.` : `Check passed: ${findings.length} findings.`);
+  const warned = findings.filter((f) => f.ok && f.warning).length;
+  const warnings = warned ? ` (${warned} warning${warned === 1 ? '' : 's'})` : '';
+  lines.push(failed ? `Check failed: ${failed} of ${findings.length} findings failed${warnings}.` : `Check passed: ${findings.length} findings${warnings}.`);
   return lines.join('\n');
 }

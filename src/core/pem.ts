@@ -1,5 +1,8 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 
+/** The line that opens each certificate of a PEM text. */
+export const CERTIFICATE_BEGIN = '-----BEGIN CERTIFICATE-----';
+
 const CERTIFICATE_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
 /** The certificates of a PEM text (one or a bundle), or why it is not one. */

@@ -46,9 +46,19 @@ export interface ApplyContext {
   redaction: RedactionSet;
 }
 
+/** What `check` gives every kind. */
+export interface CheckOptions {
+  /** `--user`: the LDAP user to look up. */
+  user?: string;
+  /** The clock reading certificates are judged by: validation's (Prepared.now), so both agree. */
+  now: Date;
+}
+
 /** One finding of `check`. */
 export interface CheckFinding {
   ok: boolean;
+  /** Passes, but needs someone's attention (e.g. a certificate ending within 30 days). */
+  warning?: true;
   /** What was checked, e.g. `ldap://127.0.0.1:389 bind as cn=svc,...`. Never a secret. */
   subject: string;
   message: string;
@@ -117,5 +127,5 @@ export interface KindModule<T = Record<string, unknown>> {
    * kind also ask the server about health (snapshot status); a cluster may be missing from it
    * (check does not require clusters), so `clients.get` may throw: handle it.
    */
-  check?(desired: DesiredState, opts: { user?: string }, clients?: ClientPool): Promise<CheckFinding[]>;
+  check?(desired: DesiredState, opts: CheckOptions, clients?: ClientPool): Promise<CheckFinding[]>;
 }

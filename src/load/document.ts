@@ -25,6 +25,12 @@ export interface LoadedDocument {
   pos(path?: ValuePath): SourcePos;
   /** Position of the key (not the value) at `path`; falls back to pos(path). */
   keyPos(path: ValuePath): SourcePos;
+  /**
+   * Position of the `occurrence`-th (from 0) `needle` in the source text of the value at
+   * `path` (a line within a block scalar); pos(path) when the source does not hold it there
+   * (the value came from a reference, or its quoting split the needle).
+   */
+  textPos(path: ValuePath, needle: string, occurrence: number): SourcePos;
 }
 
 /**

@@ -4,9 +4,10 @@ import type { ValuePath } from './document.js';
 import { pathKey } from './value-path.js';
 import { yamlLibrary } from './yaml-library.js';
 
-/** Source offsets of one value and (for map entries) of its key. */
+/** Source offsets of one value (where it starts and ends) and (for map entries) of its key. */
 interface Spot {
   value: number;
+  valueEnd: number;
   key?: number;
 }
 
@@ -18,10 +19,12 @@ export class PositionIndex {
   readonly #spots = new Map<string, Spot>();
   readonly #file: string;
   readonly #lines: LineCounter;
+  readonly #text: string;
 
-  constructor(root: unknown, file: string, lines: LineCounter) {
+  constructor(root: unknown, file: string, lines: LineCounter, text: string) {
     this.#file = file;
     this.#lines = lines;
+    this.#text = text;
     this.#walk(root, [], undefined);
   }
 
@@ -40,6 +43,18 @@ export class PositionIndex {
     return spot?.key !== undefined ? this.#toPos(spot.key) : this.valuePos(path);
   }
 
+  /** See LoadedDocument.textPos. */
+  textPos(path: ValuePath, needle: string, occurrence: number): SourcePos {
+    const spot = this.#spots.get(pathKey(path));
+    if (!spot || needle === '') return this.valuePos(path);
+    let at = spot.value - needle.length;
+    for (let n = 0; n <= occurrence; n++) {
+      at = this.#text.indexOf(needle, at + needle.length);
+      if (at === -1 || at + needle.length > spot.valueEnd) return this.valuePos(path);
+    }
+    return this.#toPos(at);
+  }
+
   #toPos(offset: number): SourcePos {
     const { line, col } = this.#lines.linePos(offset);
     return { file: this.#file, line, column: col };
@@ -47,8 +62,9 @@ export class PositionIndex {
 
   #walk(node: unknown, path: ValuePath, keyOffset: number | undefined): void {
     const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
-    const valueOffset = offsetOf(node) ?? keyOffset;
-    if (valueOffset !== undefined) this.#spots.set(pathKey(path), { value: valueOffset, key: keyOffset });
+    const range = rangeOf(node);
+    const valueOffset = range?.[0] ?? keyOffset;
+    if (valueOffset !== undefined) this.#spots.set(pathKey(path), { value: valueOffset, valueEnd: range?.[1] ?? valueOffset, key: keyOffset });
     if (isMap(node)) {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
@@ -61,7 +77,10 @@ export class PositionIndex {
   }
 }
 
+function rangeOf(node: unknown): [number, number, number] | undefined {
+  return (node as { range?: [number, number, number] } | null | undefined)?.range;
+}
+
 function offsetOf(node: unknown): number | undefined {
-  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-  return range ? range[0] : undefined;
+  return rangeOf(node)?.[0];
 }

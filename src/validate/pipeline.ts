@@ -15,16 +15,18 @@ import {
   type KnownCluster,
 } from '../kinds/cluster/index.js';
 import type { KindContext } from '../kinds/kind.js';
+import { checkCertificates } from './certificates.js';
+import { SHA1_CERTIFICATE_RULE } from '../core/acknowledge-rules.js';
 import { checkEnvelope, isLockstepDocument, noManifestFound } from './envelope.js';
 import { pointerToPath, schemaDiagnostics } from './schema-errors.js';
-import { schemaValidator } from './schemas.js';
+import { schemaAcknowledges, schemaValidator } from './schemas.js';
 import type { KindSource, PreparableKind, Prepared, PrepareOptions } from './types.js';
 
 /**
  * prepare() with the kinds given (tests pass their own). Stages, each over every document so
  * that all problems are reported at once: envelope (apiVersion, kind) → schema and references
  * (both, whatever the other finds) → clusters and placement → the kinds' semantic rules →
- * desired state (only without errors). A document that fails a stage goes no further.
+ * the certificates of every document → desired state (only without errors). A document that fails a stage goes no further.
  * Nothing here talks to a server.
  */
 export async function prepareWithKinds<K extends PreparableKind>(
@@ -33,13 +35,14 @@ export async function prepareWithKinds<K extends PreparableKind>(
   kinds: readonly K[] | KindSource<K>,
 ): Promise<Prepared<K>> {
   const diags = new Diagnostics();
+  const now = opts.now ?? new Date();
   const secretTexts = new Set<string>();
   const referenceOpts = { ...opts, secretTexts };
   const loaded = await loadPaths(paths, diags);
   const nothingFound = noManifestFound(paths, loaded, diags);
   if (nothingFound !== undefined) diags.error(nothingFound);
   // Foreign YAML alone is not a manifest set with errors, it is no manifest set: said once above.
-  if (!loaded.some(isLockstepDocument)) return { kinds: [], diags, clusters: new Map(), documents: new Map(), documentCount: 0, desired: new Map(), secretTexts };
+  if (!loaded.some(isLockstepDocument)) return { kinds: [], diags, clusters: new Map(), documents: new Map(), documentCount: 0, desired: new Map(), secretTexts, now };
   const source: KindSource<K> = 'load' in kinds ? kinds : fixedKinds(kinds);
   const knownKinds = [CLUSTER_KIND, ...source.names];
 
@@ -84,12 +87,14 @@ export async function prepareWithKinds<K extends PreparableKind>(
     const docs = documents.get(module.kind) ?? [];
     if (docs.length > 0) module.validate(docs, diags, ctx);
   }
+  const schemaFileOf = (kind: string) => moduleOf.get(kind)?.schemaFile ?? CLUSTER_SCHEMA_FILE;
+  await checkCertificates([...documents.values()].flat(), now, (kind) => schemaAcknowledges(schemaFileOf(kind), SHA1_CERTIFICATE_RULE), diags);
 
   const desired = new Map<string, DesiredState>();
   if (!diags.hasErrors()) {
     for (const module of kindModules) desired.set(module.kind, module.desired(documents.get(module.kind) ?? [], ctx));
   }
-  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, documentCount: loaded.length, desired, secretTexts };
+  return { kinds: kindModules, diags, clusters: catalogue.targets, documents, documentCount: loaded.length, desired, secretTexts, now };
 }
 
 /** A KindSource over modules already at hand (tests pass their own). */

@@ -37,6 +37,12 @@ export function schemaValidator(file: string): ValidateFunction {
   return validate;
 }
 
+/** Whether `schemas/<file>` lets a document list `rule` in its `acknowledge`. */
+export function schemaAcknowledges(file: string, rule: string): boolean {
+  const schema = JSON.parse(readFileSync(SCHEMA_DIR + file, 'utf8')) as { properties?: { acknowledge?: { items?: { enum?: unknown[] } } } };
+  return schema.properties?.acknowledge?.items?.enum?.includes(rule) ?? false;
+}
+
 /** The digest a precompiled validator carries of the schema text it was built from. */
 export function schemaDigest(text: string): string {
   return createHash('sha256').update(text).digest('hex');

@@ -18,6 +18,11 @@ export interface PrepareOptions {
    * broken SERVICE_* setup, is an error. `validate` passes false.
    */
   requireClusters: boolean;
+  /**
+   * The clock certificates are judged by (expired, not yet valid, ending soon): the moment
+   * prepare starts unless a test sets it. `check` judges live chains by the same reading.
+   */
+  now?: Date;
 }
 
 export interface Prepared<K extends PreparableKind = KindModule> {
@@ -38,6 +43,8 @@ export interface Prepared<K extends PreparableKind = KindModule> {
   desired: Map<string, DesiredState>;
   /** Every secret text the references of any document resolved to (see ReferenceOptions). */
   secretTexts: ReadonlySet<string>;
+  /** The clock reading validation used (PrepareOptions.now). */
+  now: Date;
 }
 
 /** What prepare needs of a kind (a KindModule has more). */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCertificate, validFor } from '../support/certificates.js';
 import { runCli } from '../support/cli.js';
 import { startTestServer, type TestCluster } from '../support/server.js';
 
@@ -262,6 +263,14 @@ describe('#14.3 export then plan', () => {
     await exportThenPlan({ ldap: [{ mount: 'team/ldap' as 'ldap', config, groups: [], users: [] }, { mount: 'team_ldap' as 'ldap', config, groups: [], users: [] }], keys: [], snapshots: [] }, out);
     const names = Object.keys(await referencedEnv(out)).sort();
     expect(names).toEqual(['DEFAULT_TEAM_LDAP_BINDPASS', 'DEFAULT_TEAM_LDAP_BINDPASS_2']);
+  }, 60_000);
+
+  it('a certificate signed with SHA-1 (the service stores it; logins fail from 1.12 on) is taken over, acknowledged', async () => {
+    const sha1 = await makeCertificate({ subject: 'CN=old CA', ca: true, digest: 'SHA-1', keyType: 'rsa', ...validFor(new Date(), 365) });
+    const config = { url: 'ldaps://ldap.example.com', certificate: sha1.pem } as unknown as State['ldap'][number]['config'];
+    await exportThenPlan({ ldap: [{ mount: 'ldap', config, groups: [], users: [] }], keys: [], snapshots: [] }, path.join(dir, 'sha1'));
+    const text = await readFile(path.join(dir, 'sha1', 'default-ldap-auth.yaml'), 'utf8');
+    expect(text).toMatch(/acknowledge:\s*\n\s*- sha1-certificate/);
   }, 60_000);
 
   it('shows no changes, exit 0, for any server state written as an operator would', async () => {

@@ -25,6 +25,8 @@ export interface SlapdOptions {
   tlsCipherSuite?: string;
   /** TLS clients must present a certificate signed by the fixture's CA. */
   requireClientCert?: boolean;
+  /** The hash the CA signs the server's certificate with. Default sha256. */
+  serverCertDigest?: 'sha1' | 'sha256';
 }
 
 export interface Slapd {
@@ -36,6 +38,8 @@ export interface Slapd {
   otherCaCert: string;
   clientCert: string;
   clientKey: string;
+  /** PEM of the certificate the server presents (signed by caCert). */
+  serverCert: string;
   suffix: string;
   rootDn: string;
   rootPw: string;
@@ -78,7 +82,7 @@ export async function startSlapd(opts: SlapdOptions = {}): Promise<Slapd> {
 
 /** Writes TLS material and cn=config into `dir`, then starts slapd on fresh ports: plain LDAP and LDAPS. */
 async function launch(dir: string, opts: SlapdOptions & { suffix: string; rootDn: string }): Promise<LaunchedServer & { pki: Pki }> {
-  const pki = await makePki(dir);
+  const pki = await makePki(dir, opts.serverCertDigest ?? 'sha256');
   await mkdir(join(dir, 'slapd.d'));
   await mkdir(join(dir, 'db'));
   const { stdout: hash } = await run('slappasswd', ['-s', ROOT_PW]);
@@ -109,24 +113,25 @@ async function answersLdap(url: string): Promise<void> {
 
 type Pki = Awaited<ReturnType<typeof makePki>>;
 
-async function makePki(dir: string) {
+async function makePki(dir: string, serverCertDigest: 'sha1' | 'sha256') {
   const p = (name: string) => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   const caExt = ['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'];
-  await run('openssl', ['req', '-x509', ...ec, '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '2', '-subj', '/CN=lockstep test CA', ...caExt]);
-  await run('openssl', ['req', '-x509', ...ec, '-keyout', p('other-ca.key'), '-out', p('other-ca.pem'), '-days', '2', '-subj', '/CN=unrelated CA', ...caExt]);
-  const issue = async (name: string, subject: string, ext: string) => {
+  await run('openssl', ['req', '-x509', ...ec, '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '365', '-subj', '/CN=lockstep test CA', ...caExt]);
+  await run('openssl', ['req', '-x509', ...ec, '-keyout', p('other-ca.key'), '-out', p('other-ca.pem'), '-days', '365', '-subj', '/CN=unrelated CA', ...caExt]);
+  const issue = async (name: string, subject: string, ext: string, digest: 'sha1' | 'sha256') => {
     await writeFile(p(`${name}.ext`), ext);
     await run('openssl', ['req', ...ec, '-keyout', p(`${name}.key`), '-out', p(`${name}.csr`), '-subj', subject]);
-    await run('openssl', ['x509', '-req', '-in', p(`${name}.csr`), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p(`${name}.pem`), '-days', '2', '-extfile', p(`${name}.ext`)]);
+    await run('openssl', ['x509', '-req', `-${digest}`, '-in', p(`${name}.csr`), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p(`${name}.pem`), '-days', '365', '-extfile', p(`${name}.ext`)]);
   };
-  await issue('server', '/CN=localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  await issue('client', '/CN=lockstep-client', 'extendedKeyUsage=clientAuth\n');
+  await issue('server', '/CN=localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n', serverCertDigest);
+  await issue('client', '/CN=lockstep-client', 'extendedKeyUsage=clientAuth\n', 'sha256');
   return {
     caCert: await readFile(p('ca.pem'), 'utf8'),
     otherCaCert: await readFile(p('other-ca.pem'), 'utf8'),
     clientCert: await readFile(p('client.pem'), 'utf8'),
     clientKey: await readFile(p('client.key'), 'utf8'),
+    serverCert: await readFile(p('server.pem'), 'utf8'),
   };
 }
 

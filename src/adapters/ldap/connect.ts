@@ -5,6 +5,7 @@
  * ldapts, because ldapts connects lazily on the first operation and so could not tell a dead
  * URL from a failed bind.
  */
+import { X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { Client } from 'ldapts';
@@ -36,8 +37,20 @@ export interface LdapConnection {
   url: string;
   /** Negotiated TLS protocol (e.g. `TLSv1.3`); undefined on a plain connection. */
   tlsProtocol?: string;
+  /** What the server presented in the TLS handshake (read on demand); undefined on a plain connection. */
+  presented(): PresentedChain | undefined;
   /** Unbinds and destroys the socket; never throws. */
   close(): Promise<void>;
+}
+
+/** The certificate chain a TLS server presented, and whether the TLS library trusts it. */
+export interface PresentedChain {
+  /** Leaf first, then its issuers as far as they are known (the configured CA included). */
+  certificates: X509Certificate[];
+  /** Verified against the configured CA (or the default roots), the host name aside. */
+  trusted: boolean;
+  /** Why not, in the TLS library's words (e.g. `self signed cert in chain`). */
+  distrust?: string;
 }
 
 export interface ConnectAttempt {
@@ -135,6 +148,7 @@ export async function connectOne(
     client,
     url,
     tlsProtocol: tlsSocket?.getProtocol() ?? undefined,
+    presented: () => tlsSocket && presentedChain(tlsSocket),
     close: async () => {
       await client.unbind().catch(() => undefined);
       destroy();
@@ -182,7 +196,24 @@ function buildTlsOptions(host: string, s: LdapTlsSettings): tls.ConnectionOption
     minVersion,
     maxVersion,
     rejectUnauthorized: !s.insecureTls,
+    // Unverified, the host name is not checked either (as the service's InsecureSkipVerify), so
+    // `authorized` then says only whether the chain verifies.
+    ...(s.insecureTls ? { checkServerIdentity: () => undefined } : {}),
   };
+}
+
+/** The chain of an established TLS connection, leaf first, each certificate once. */
+function presentedChain(socket: tls.TLSSocket): PresentedChain {
+  const certificates: X509Certificate[] = [];
+  const seen = new Set<string>();
+  // The last issuer of a complete chain is its own issuer: the fingerprints end the walk.
+  for (let c: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true); c?.raw && !seen.has(c.fingerprint256); c = c.issuerCertificate) {
+    seen.add(c.fingerprint256);
+    certificates.push(new X509Certificate(c.raw));
+  }
+  const reason = socket.authorizationError as unknown;
+  const distrust = socket.authorized ? undefined : typeof reason === 'string' ? reason.toLowerCase().replaceAll('_', ' ') : String(reason);
+  return { certificates, trusted: socket.authorized, ...(distrust !== undefined ? { distrust } : {}) };
 }
 
 /** Opens the socket at once; `ready` settles when it is connected (ldaps: handshake done). */

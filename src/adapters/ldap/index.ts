@@ -9,6 +9,8 @@ export {
   LdapConnectError,
   type LdapConnection,
   type LdapTlsSettings,
+  type LdapTimeouts,
+  type PresentedChain,
 } from './connect.js';
 export { searchEntries, attributeValues, type LdapEntry } from './search.js';
 export {

@@ -29,6 +29,8 @@ export type ClusterData = {
   namespace?: string;
   caCert?: string;
   insecureSkipVerify?: boolean | 'true' | 'false';
+  /** Rules accepted for this cluster: a SHA-1 caCert (validate/certificates.ts). */
+  acknowledge?: string[];
 };
 
 /** The credentials of `auth`: the token, the JWT, the role_id and the secret_id. */

@@ -1,9 +1,9 @@
 import type { DesiredState } from '../../core/resource.js';
 import { checkLdapConfig } from '../../check/ldap.js';
-import type { CheckFinding } from '../kind.js';
+import type { CheckFinding, CheckOptions } from '../kind.js';
 
-/** `check` for each managed LDAP config: connect, bind, find the bases (and the user, with --user). */
-export async function checkLdapAuth(desired: DesiredState, opts: { user?: string }): Promise<CheckFinding[]> {
+/** `check` for each managed LDAP config: the chain each TLS URL presents, connect, bind, find the bases (and the user, with --user). */
+export async function checkLdapAuth(desired: DesiredState, opts: CheckOptions): Promise<CheckFinding[]> {
   const configs = desired.resources.filter((r) => r.resourceType === 'ldap.config');
   const results = await Promise.all(
     configs.map(async (r) => {

@@ -11,6 +11,8 @@ import { templateFindings } from './template.js';
 import { readScope } from './read.js';
 import { LDAP_METHOD_TYPE } from './types.js';
 import { EnvReference } from '../../load/manifest-writer.js';
+import { SHA1_CERTIFICATE_RULE } from '../../core/acknowledge-rules.js';
+import { parseCertificates } from '../../core/pem.js';
 
 /**
  * Every LDAP method of the cluster's root namespace as one LdapAuth document each. Config
@@ -49,7 +51,7 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   // elsewhere, so applying the export never clears what export could not see.
   const managedElsewhere = LDAP_WRITE_ONLY_FIELDS.filter((f) => !(f in config)).sort();
   // A state the service accepts with only a warning is acknowledged, so the export plans as is.
-  const acknowledge = acknowledgedRules(config);
+  const acknowledge = [...acknowledgedRules(config), ...(await certificateRules(config))];
 
   const doc: Record<string, unknown> = { apiVersion: 'lockstep/v1', kind: 'LdapAuth' };
   if (cluster.name !== 'default') doc['cluster'] = cluster.name;
@@ -74,6 +76,14 @@ function acknowledgedRules(config: Record<string, unknown>): string[] {
     templateFindings(text('groupfilter'), ['UserDN', 'Username']).unknownActions.length;
   if (unknown > 0) rules.push('filter-template-unknown-action');
   return rules;
+}
+
+/** sha1-certificate when the server's `certificate` holds one signed with SHA-1 (validate/certificates.ts). */
+async function certificateRules(config: Record<string, unknown>): Promise<string[]> {
+  const certificates = typeof config['certificate'] === 'string' && config['certificate'] !== '' ? parseCertificates(config['certificate']) : [];
+  if (!Array.isArray(certificates) || certificates.length === 0) return [];
+  const { anySignedWithSha1 } = await import('../../core/certificates.js');
+  return anySignedWithSha1(certificates) ? [SHA1_CERTIFICATE_RULE] : [];
 }
 
 function envName(cluster: string, mount: string, field: string): string {

@@ -23,7 +23,7 @@ type LdapAuthData = Placement & {
   prune?: boolean;
   /** Write-only config fields lockstep never sends (someone else sets them); only with `config`. */
   managedElsewhere?: string[];
-  /** Spec rules the service only warns about, accepted for this config (rules-consistency.ts); only with `config`. */
+  /** Spec rules the service only warns about, accepted for this config (rules-consistency.ts, validate/certificates.ts); only with `config`. */
   acknowledge?: string[];
 };
 

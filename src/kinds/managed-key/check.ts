@@ -2,7 +2,7 @@ import { keyBackendOptionsFromEnv } from '../../adapters/kms/signer.js';
 import type { KeyBackendOptions } from '../../adapters/kms/types.js';
 import { checkManagedKeyBackend } from '../../check/managed-keys/index.js';
 import type { DesiredState } from '../../core/resource.js';
-import type { CheckFinding } from '../kind.js';
+import type { CheckFinding, CheckOptions } from '../kind.js';
 import { isDesiredManagedKey } from './desired.js';
 
 /**
@@ -11,7 +11,7 @@ import { isDesiredManagedKey } from './desired.js';
  * backends comes from the environment, as for `serve`: LOCKSTEP_KMS_LIBRARIES (NAME=PATH,...),
  * LOCKSTEP_PROVB_AUTHORITY_HOST, LOCKSTEP_PROVB_CA_FILE, LOCKSTEP_PROVC_KMS_ENDPOINT.
  */
-export async function checkManagedKeys(desired: DesiredState, _opts: { user?: string }): Promise<CheckFinding[]> {
+export async function checkManagedKeys(desired: DesiredState, _opts: CheckOptions): Promise<CheckFinding[]> {
   const keys = desired.resources.filter(isDesiredManagedKey);
   if (keys.length === 0) return [];
   let options: KeyBackendOptions;

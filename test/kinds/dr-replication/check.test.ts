@@ -25,7 +25,7 @@ const secondary = (extra: JsonObject): JsonObject => ({ mode: 'secondary', clust
 
 async function check(statuses: Record<string, JsonObject | 'down'>) {
   const desired = drReplicationKind.desired([drDoc({ primary: 'east', secondaries: ['west', 'south'], operationTokens: { west: 'w', south: 's' } })], kindContext(['east', 'west', 'south']));
-  const findings = await drReplicationKind.check!(desired, {}, pool(statuses));
+  const findings = await drReplicationKind.check!(desired, { now: new Date() }, pool(statuses));
   return findings.map((f) => `${f.ok ? 'ok' : 'FAIL'} ${f.subject} @${f.address}: ${f.message}`);
 }
 
