@@ -9,12 +9,11 @@ import { readRelease, releaseNumber, type Release } from '../values/index.js';
  */
 export const EMULATED_VERSION = '1.21.0+ent';
 
-export const DEFAULT_RELEASE: Release = releaseOf(EMULATED_VERSION);
+export const DEFAULT_RELEASE: Release = defaultRelease();
 
-/** A release given to serve (`--cluster-version`), read as lockstep reads the one a server reports. */
-export function releaseOf(text: string): Release {
-  const read = readRelease(text);
-  if (read.kind === 'refused') throw new Error(`release "${text}": ${read.reason}`);
+function defaultRelease(): Release {
+  const read = readRelease(EMULATED_VERSION);
+  if (read.kind === 'refused') throw new Error(`EMULATED_VERSION ${EMULATED_VERSION}: ${read.reason}`);
   return read.value;
 }
 
