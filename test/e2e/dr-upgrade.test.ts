@@ -89,6 +89,7 @@ async function cli(...args: string[]): Promise<CliResult> {
   }
   const result = await runCli(args, { env });
   outputs.push({ what: `lockstep ${args.join(' ')}`, text: result.stdout + result.stderr });
+  if (process.env['DR_E2E_TRACE']) console.log(`$ lockstep ${args.join(' ').replaceAll(dir, '.')}  # exit ${result.code}\n${result.stdout}${result.stderr}`);
   return result;
 }
 
