@@ -14,6 +14,8 @@ export interface Release {
   reported: string;
   /** The part that orders releases: the semantic version without build metadata, e.g. `1.21.0`. */
   version: string;
+  /** major, minor, patch (a field's presence goes by these: kinds/server-release.ts). */
+  parts: readonly [number, number, number];
 }
 
 /** The longest release text read: a version the service reports is a few dozen characters. */
@@ -25,7 +27,7 @@ export function readRelease(input: unknown): Read<Release> {
   const parsed = semver.parse(input);
   // semver.parse forgives a leading "v", "=" or spaces; the service reports none of them.
   if (parsed === null || asWritten(parsed) !== input) return refused('not a release: expected <major>.<minor>.<patch>, then optionally -<prerelease> and +<build>, such as 1.21.0+ent');
-  return value({ reported: input, version: parsed.version });
+  return value({ reported: input, version: parsed.version, parts: [parsed.major, parsed.minor, parsed.patch] });
 }
 
 function asWritten(v: semver.SemVer): string {
