@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { wholeNumber } from './number-option.js';
+import { readRelease } from '../values/index.js';
 // Types only: the server (and every SDK it loads) is imported when `serve` runs, so the other
 // commands do not pay seconds of start-up for it.
 import type { RunningServer, ServerOptions } from '../server/index.js';
@@ -26,6 +27,8 @@ export interface ServeFlags {
   latency?: number;
   /** 429 with Retry-After beyond this many requests in flight (per cluster). */
   rateLimit?: number;
+  /** `--cluster-version NAME=VERSION`, repeatable: the release a cluster reports. */
+  clusterVersion?: Record<string, string>;
 }
 
 /** `lockstep serve`: runs the embedded server until SIGINT or SIGTERM. */
@@ -53,6 +56,11 @@ export function registerServe(program: Command): void {
     .option('--key-threshold <t>', 'shares that rebuild the root key (default 1 for one share, else a majority)', wholeNumber('--key-threshold', KEY_SHARES))
     .option('--init-out <file>', "write each cluster's address, root token and root key shares as JSON (mode 0600)")
     .option('--latency <ms>', 'answer every request this many milliseconds after it came: rehearse a server far away', parseLatency)
+    .option(
+      '--cluster-version <name=version>',
+      'the release a cluster reports, e.g. east=1.21.1+ent (repeatable; default 1.21.0+ent): start again on the same --data with another to rehearse an upgrade',
+      parseClusterVersion,
+    )
     .option('--rate-limit <n>', 'answer 429 with Retry-After beyond this many requests in flight, per cluster (as a rate-limit quota does)', parseRateLimit)
     .action(async (flags: ServeFlags) => {
       const server = await startServing(flags, (line) => process.stdout.write(line + '\n'));
@@ -79,6 +87,7 @@ export async function startServing(flags: ServeFlags, print: (line: string) => v
     initOut: flags.initOut,
     latencyMs: flags.latency,
     rateLimit: flags.rateLimit,
+    clusterVersions: flags.clusterVersion,
   };
   const server = await startServer(options);
   for (const c of server.clusters) print(`cluster ${c.name}: ${c.baseUrl} root token: ${c.rootToken}`);
@@ -110,6 +119,18 @@ export function parseKmsLibrary(value: string, previous: Record<string, string> 
   }
   if (name in previous) throw new InvalidArgumentError(`kms_library "${name}" is given twice`);
   return { ...previous, [name]: path };
+}
+
+/** `NAME=VERSION`, accumulated over repeated flags: a release the service could report, one per cluster. */
+export function parseClusterVersion(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const eq = value.indexOf('=');
+  const name = eq > 0 ? value.slice(0, eq).trim() : '';
+  const version = eq > 0 ? value.slice(eq + 1).trim() : '';
+  if (name === '' || version === '') throw new InvalidArgumentError('expected NAME=VERSION, e.g. east=1.21.1+ent');
+  const read = readRelease(version);
+  if (read.kind === 'refused') throw new InvalidArgumentError(`${version}: ${read.reason}`);
+  if (name in previous) throw new InvalidArgumentError(`the release of cluster "${name}" is given twice`);
+  return { ...previous, [name]: version };
 }
 
 /** Shamir's scheme over GF(2^8): at most 255 shares. */

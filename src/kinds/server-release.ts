@@ -1,4 +1,5 @@
 import type { ClusterClient } from '../client/types.js';
+import { readRelease as readReleaseText } from '../values/index.js';
 
 /**
  * The product and release a server reports in `sys/health`, as far as a field's presence
@@ -33,18 +34,20 @@ export interface FieldRelease {
 export function releaseOfHealth(health: Readonly<Record<string, unknown>>): ServerRelease | undefined {
   const reported = health['version'];
   if (typeof reported !== 'string') return undefined;
-  const version = versionParts(reported);
-  if (!version) return undefined;
+  const read = readReleaseText(reported);
+  if (read.kind === 'refused') return undefined;
+  const version = read.value.parts;
   const enterpriseMember = health['enterprise'];
   const ent = /\+ent(?:\.|$)/.test(reported) || enterpriseMember === true;
   const product = typeof enterpriseMember === 'boolean' || version[0] < 2 ? 'vault' : 'openbao';
   return { product, version, enterprise: product === 'vault' && ent, reported };
 }
 
-/** `1.21.0+ent` → [1, 21, 0]; pre-release and build suffixes are dropped. */
-function versionParts(text: string): [number, number, number] | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
+/** `1.21.0+ent` → [1, 21, 0]: pre-release and build suffixes play no part in a field's presence. */
+function versionParts(text: string): readonly [number, number, number] {
+  const read = readReleaseText(text);
+  if (read.kind === 'refused') throw new Error(`a field's release "${text}": ${read.reason}`);
+  return read.value.parts;
 }
 
 function compareVersions(a: readonly number[], b: readonly number[]): number {
@@ -56,7 +59,7 @@ function compareVersions(a: readonly number[], b: readonly number[]): number {
 export function releaseHas(release: ServerRelease, introduced: FieldRelease): boolean {
   if (release.product === 'openbao') return introduced.openbao;
   if (introduced.enterpriseOnly && !release.enterprise) return false;
-  const firsts = introduced.vault.map((v) => versionParts(v)!).sort(compareVersions);
+  const firsts = introduced.vault.map(versionParts).sort(compareVersions);
   const line = firsts.find((f) => f[0] === release.version[0] && f[1] === release.version[1]);
   if (line) return compareVersions(release.version, line) >= 0;
   // A minor line the list does not name: newer than the newest listed line has it, older does not.

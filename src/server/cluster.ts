@@ -20,6 +20,8 @@ import { lockDir, type DirLock } from './storage/dir-lock.js';
 import { KvStore } from './storage/kv-store.js';
 import { MountTable } from './sys/mount-table.js';
 import { systemClock, type Clock } from './util/clock.js';
+import type { Release } from '../values/index.js';
+import { DEFAULT_RELEASE } from './version.js';
 
 export interface ClusterOptions {
   name: string;
@@ -42,6 +44,8 @@ export interface ClusterOptions {
   log: (line: string) => void;
   /** Default: the system clock. */
   clock?: Clock;
+  /** The release it reports (default: version.ts EMULATED_VERSION). */
+  release?: Release;
 }
 
 /** One emulated cluster: its store, tokens, mounts and HTTP listener. */
@@ -66,6 +70,9 @@ export class Cluster implements ClusterServices {
 
   /** The root namespace; requests in other namespaces see a scoped view (namespaces/scope.ts). */
   readonly namespace = '';
+
+  /** The release it reports; set by start(). */
+  release: Release = DEFAULT_RELEASE;
 
   /** Set by start(). */
   keyBackends: KeyBackendOptions = {};
@@ -93,6 +100,7 @@ export class Cluster implements ClusterServices {
       const tokens = new TokenStore(store, identity.root_token, identity.created_at_ms, () => clock.now());
       const cluster = new Cluster(opts.name, identity.cluster_id, store, tokens, mounts, opts.log, clock, lock);
       cluster.keyBackends = opts.keyBackends ?? {};
+      cluster.release = opts.release ?? DEFAULT_RELEASE;
       cluster.storageType = opts.dir === undefined ? 'inmem' : 'file';
       cluster.initialisation = { keyShares: identity.key_shares, keyThreshold: identity.key_threshold, created: identity.created };
       cluster.dr = await DrReplication.open(

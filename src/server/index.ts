@@ -16,6 +16,7 @@ import { writeInitOut } from './replication/init-out.js';
 import { ensurePrivateDir } from './storage/private-dir.js';
 import { defaultedKeySplit, keySplitProblem } from './replication/root-key.js';
 import type { Clock } from './util/clock.js';
+import { readRelease, type Release } from '../values/index.js';
 
 export type { FaultRule } from './faults.js';
 export { parseRestoreSpecs, type RestoreOption } from './snapshots/restore.js';
@@ -68,6 +69,12 @@ export interface ServerOptions {
   latencyMs?: number;
   /** `serve --rate-limit N`: 429 with Retry-After beyond N requests in flight, per cluster. */
   rateLimit?: number;
+  /**
+   * The release each named cluster reports (`serve --cluster-version NAME=VERSION`), e.g.
+   * `1.21.1+ent`; the others report version.ts EMULATED_VERSION. An upgrade is rehearsed by
+   * starting again on the same `dataDir` with another release, as the service is upgraded.
+   */
+  clusterVersions?: Record<string, string>;
   /** Tests: how the latency is waited for (default: a timer). */
   wait?: (ms: number) => Promise<void>;
 }
@@ -127,6 +134,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     shares: opts.restoreKeys ?? [],
     dirOf: (name) => (opts.dataDir === undefined ? undefined : join(opts.dataDir, name)),
   });
+  const releases = clusterReleases(opts.clusterVersions ?? {}, names);
   const keyBackends = resolveKeyBackendOptions(opts);
   const keySplit = defaultedKeySplit(opts.keyShares, opts.keyThreshold);
   const splitProblem = keySplitProblem(keySplit);
@@ -154,6 +162,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
           ...(distances[i] ? { distance: distances[i] } : {}),
           log,
           clock: opts.clock,
+          ...(releases.has(name) ? { release: releases.get(name)! } : {}),
         }),
       );
     }
@@ -205,6 +214,18 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     stats: () => ({ requests: started.reduce((n, c) => n + c.requestsServed, 0), refused: distances.reduce((n, d) => n + (d?.refused ?? 0), 0) }),
     close: () => (closing ??= Promise.all(started.map((c) => c.close())).then(() => undefined)),
   };
+}
+
+/** Each `--cluster-version` names a cluster of this server and a release the service could report. */
+function clusterReleases(versions: Readonly<Record<string, string>>, names: readonly string[]): Map<string, Release> {
+  const releases = new Map<string, Release>();
+  for (const [name, text] of Object.entries(versions)) {
+    if (!names.includes(name)) throw new Error(`--cluster-version ${name}=${text}: no cluster named "${name}" (clusters: ${names.join(', ')})`);
+    const read = readRelease(text);
+    if (read.kind === 'refused') throw new Error(`--cluster-version ${name}=${text}: ${read.reason}`);
+    releases.set(name, read.value);
+  }
+  return releases;
 }
 
 function checkNames(names: string[]): void {

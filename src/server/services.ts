@@ -5,6 +5,7 @@ import type { SnapshotScheduler } from './snapshots/scheduler.js';
 import type { KvStore } from './storage/kv-store.js';
 import type { MountTable } from './sys/mount-table.js';
 import type { Clock } from './util/clock.js';
+import type { Release } from '../values/index.js';
 
 /** What request handlers of one cluster work with. */
 export interface ClusterServices {
@@ -16,6 +17,8 @@ export interface ClusterServices {
   readonly mounts: MountTable;
   /** The namespace of the request: '' for the root; handlers of a namespace get its own `mounts` (namespaces/scope.ts). */
   readonly namespace: string;
+  /** The release the cluster reports (`serve --cluster-version`; default version.ts EMULATED_VERSION). */
+  readonly release: Release;
   /** How managed keys reach their backends (kms_library stanzas, endpoint overrides). */
   readonly keyBackends: KeyBackendOptions;
   readonly log: (line: string) => void;

@@ -1,6 +1,8 @@
 import type { JsonObject } from '../../core/json.js';
 import type { Change } from '../../core/plan.js';
+import type { Release } from '../../values/index.js';
 import { guardsFor } from './guards.js';
+import { skewWarning, type ReleaseSkew } from './release-order.js';
 import { follows } from './observed.js';
 import type { PlannedSequence } from './planner.js';
 import type { TokenAvailability } from './secrets.js';
@@ -16,9 +18,10 @@ const ACTIVATION_TOKEN_FIELD = 'token';
 /**
  * The plan's changes for one set: one `transition` per step, each depending on the one before,
  * `before`/`after` the simulated state of its cluster around it, plus the parameters it sends
- * (everything apply needs except secrets, so what runs is what was reviewed).
+ * (everything apply needs except secrets, so what runs is what was reviewed). A step after which
+ * an acknowledged release skew stands says so.
  */
-export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability): Change[] {
+export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability, releases: ReadonlyMap<string, Release>): Change[] {
   const addresses = sequence.steps.map(stepAddress);
   return sequence.steps.map((step, i) => {
     const before = sequence.before[i]!;
@@ -41,10 +44,15 @@ export function changesOf(sequence: PlannedSequence, tokens: TokenAvailability):
       sensitiveFields: secretFields,
       destructive: isDestructive(step),
       dependsOn: i === 0 ? [] : [addresses[i - 1]!],
-      guards: guardsFor(step, before),
-      notes: stepNotes(step, tokens),
+      guards: guardsFor(step, before, releases),
+      notes: [...stepNotes(step, tokens), ...skewNotes(sequence.skews[i] ?? [])],
     };
   });
+}
+
+/** The acknowledged skew standing after a step, said on it. */
+function skewNotes(skews: readonly ReleaseSkew[]): string[] {
+  return skews.length > 0 ? [skewWarning(skews)] : [];
 }
 
 /** The cluster's DR mode and, for a secondary, the primary it follows (null: none). */

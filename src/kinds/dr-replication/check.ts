@@ -4,17 +4,21 @@ import type { DesiredState } from '../../core/resource.js';
 import type { CheckFinding, ClientPool } from '../kind.js';
 import { statusAddress } from './addresses.js';
 import { setAttrsOf } from './desired.js';
-import { readStatusReport } from './status-read.js';
+import { compareReleases, type Release } from '../../values/index.js';
+import { SKEW_ACKNOWLEDGEMENT } from './release-order.js';
+import { readReportedRelease, readStatusReport } from './status-read.js';
 import { DR_SET } from './types.js';
 
-type Status = { data: JsonObject } | { unreachable: string };
+type Status = { data: JsonObject; release: Release | undefined } | { unreachable: string };
 
 /**
  * `check` for each DR replication set: every member answers its DR status, and every member
  * that is a secondary of the set's current primary is streaming from it, connected, and how
  * far behind it is (WALs). A secondary still copying or not connected fails the check: it is
  * not ready to be promoted. Roles that differ from the manifest are reported, not failed:
- * changing roles is what `plan` is for.
+ * changing roles is what `plan` is for. Each member is shown with the release it reports; a
+ * secondary on an older release than the primary it streams from fails (spec, versioning rule 4),
+ * unless the set's document acknowledges it.
  */
 export async function checkDrReplication(desired: DesiredState, _opts: { user?: string }, clients?: ClientPool): Promise<CheckFinding[]> {
   const findings: CheckFinding[] = [];
@@ -23,8 +27,9 @@ export async function checkDrReplication(desired: DesiredState, _opts: { user?: 
     const members = [set.primary, ...set.secondaries.map((s) => s.cluster)];
     const statuses = new Map(await Promise.all(members.map(async (m) => [m, await statusOf(m, clients)] as const)));
     const primaries = members.filter((m) => dataOf(statuses.get(m))?.['mode'] === 'primary');
+    const acknowledged = set.acknowledge.includes(SKEW_ACKNOWLEDGEMENT);
     for (const member of members) {
-      const finding = memberFinding(member, statuses, primaries);
+      const finding = withRelease(memberFinding(member, statuses, primaries), member, statuses, primaries, acknowledged);
       findings.push({ ...finding, subject: `DR set ${set.name}: ${member}`, address: statusAddress(member) });
     }
   }
@@ -61,6 +66,32 @@ function memberFinding(member: string, statuses: ReadonlyMap<string, Status>, pr
   }
 }
 
+/** The finding with the member's release after it, failed when it is older than the primary it streams from. */
+function withRelease(
+  finding: { ok: boolean; message: string },
+  member: string,
+  statuses: ReadonlyMap<string, Status>,
+  primaries: readonly string[],
+  acknowledged: boolean,
+): { ok: boolean; message: string } {
+  const status = statuses.get(member)!;
+  if ('unreachable' in status) return finding;
+  const own = status.release;
+  if (!own) return finding;
+  const message = `${finding.message}; release ${own.reported}`;
+  const primary = status.data['mode'] === 'secondary' ? primaries.find((p) => dataOf(statuses.get(p))?.['cluster_id'] === status.data['cluster_id']) : undefined;
+  const theirs = primary === undefined ? undefined : releaseOf(statuses.get(primary));
+  if (!theirs || compareReleases(theirs, own) <= 0) return { ...finding, message };
+  const skew = `older than its primary ${primary} (${theirs.reported}): replicating from a newer release to an older one is unsafe`;
+  return acknowledged
+    ? { ...finding, message: `${message}; ${skew} (acknowledged as ${SKEW_ACKNOWLEDGEMENT})` }
+    : { ok: false, message: `${message}; ${skew}: upgrade ${member} to ${theirs.reported} or later (secondaries are upgraded first)` };
+}
+
+function releaseOf(status: Status | undefined): Release | undefined {
+  return status && 'data' in status ? status.release : undefined;
+}
+
 function dataOf(status: Status | undefined): JsonObject | undefined {
   return status && 'data' in status ? status.data : undefined;
 }
@@ -74,7 +105,8 @@ async function statusOf(cluster: string, clients: ClientPool | undefined): Promi
     return { unreachable: (err as Error).message };
   }
   try {
-    return { data: await readStatusReport(client) };
+    const [data, release] = await Promise.all([readStatusReport(client), readReportedRelease(client)]);
+    return { data, release };
   } catch (err) {
     return { unreachable: (err as Error).message };
   }

@@ -38,6 +38,7 @@ function desiredSet(doc: DrReplicationDocument, unassignedClusters: string[]): D
     primaryClusterAddr: d.primaryClusterAddr ?? '',
     secondaryTokenTtl: durationSeconds(d.secondaryTokenTtl ?? DEFAULT_SECONDARY_TOKEN_TTL_SECONDS) ?? DEFAULT_SECONDARY_TOKEN_TTL_SECONDS,
     unassignedClusters,
+    acknowledge: [...(d.acknowledge ?? [])].sort(),
   };
   const writeOnly: Record<string, Secret> = {};
   for (const [cluster, token] of Object.entries(d.operationTokens ?? {})) {

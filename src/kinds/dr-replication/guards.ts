@@ -1,4 +1,5 @@
 import { jsonText, type JsonObject } from '../../core/json.js';
+import type { Release } from '../../values/index.js';
 import type { Guard } from '../../core/plan.js';
 import { statusAddress } from './addresses.js';
 import { describeState, isPlannedValue, type ObservedCluster } from './observed.js';
@@ -8,10 +9,11 @@ import type { Step } from './steps.js';
 /**
  * A step's guards: the expected DR state of every cluster it involves, as the simulation says
  * they are just before it. Apply re-reads them and refuses on any difference. Steps that make a
- * primary involve every cluster in scope: nothing may have become primary meanwhile.
+ * primary involve every cluster in scope: nothing may have become primary meanwhile. The release
+ * each reported is expected too: an upgrade since the plan may have changed which order is safe.
  */
-export function guardsFor(step: Step, before: SimState): Guard[] {
-  return involvedClusters(step, before).map((name) => guardOf(name, before.clusters.get(name) ?? { state: 'unreachable' }));
+export function guardsFor(step: Step, before: SimState, releases: ReadonlyMap<string, Release>): Guard[] {
+  return involvedClusters(step, before).map((name) => guardOf(name, before.clusters.get(name) ?? { state: 'unreachable' }, releases.get(name)));
 }
 
 function involvedClusters(step: Step, before: SimState): string[] {
@@ -33,8 +35,13 @@ function involvedClusters(step: Step, before: SimState): string[] {
   }
 }
 
-function guardOf(name: string, state: ObservedCluster): Guard {
-  return { address: statusAddress(name), description: `${name} is ${describeState(state)}`, expect: expectationOf(state) };
+function guardOf(name: string, state: ObservedCluster, release: Release | undefined): Guard {
+  const expect = expectationOf(state);
+  return {
+    address: statusAddress(name),
+    description: `${name} is ${describeState(state)}${release ? ` on ${release.reported}` : ''}`,
+    expect: release && state.state !== 'unreachable' ? { ...expect, release: release.reported } : expect,
+  };
 }
 
 /** The stable status fields a guard compares (planned values are unknown until apply). */
@@ -64,6 +71,9 @@ export function guardMismatch(cluster: string, expect: JsonObject, actual: JsonO
   }
   if (expect['cluster_id'] !== undefined && actual['cluster_id'] !== expect['cluster_id']) {
     return `${cluster} now has cluster id ${jsonText(actual['cluster_id'])}, expected ${jsonText(expect['cluster_id'])}`;
+  }
+  if (expect['release'] !== undefined && actual['release'] !== expect['release']) {
+    return `${cluster} now reports release ${jsonText(actual['release'] ?? '(none)')}, expected ${jsonText(expect['release'])} (upgraded since the plan?)`;
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import type { Release } from '../../values/index.js';
 import type { ObservedCluster } from './observed.js';
 import { planPrimary, planSplitBrain, type PrimaryFlags } from './plan-primary.js';
 import { planRemovals, planSecondaries } from './plan-members.js';
@@ -5,6 +6,7 @@ import { setScope, type SetScope } from './scope.js';
 import { tokenSourceFor, type TokenAvailability } from './secrets.js';
 import { SequenceBuilder, type SetNote } from './sequence-builder.js';
 import { initialState, simulate, type SimState } from './simulator.js';
+import { describeSkews, safeOrder, SKEW_ACKNOWLEDGEMENT, skewsOf, type ReleaseSkew } from './release-order.js';
 import { needsOperationToken, stepKey, type Step } from './steps.js';
 import type { DrSetAttrs } from './types.js';
 
@@ -12,6 +14,8 @@ export interface PlanSetInput {
   set: DrSetAttrs;
   /** Status of every cluster read for the set (members and unassigned clusters). */
   observed: ReadonlyMap<string, ObservedCluster>;
+  /** The release each reachable cluster reports (absent: not reported). */
+  releases: ReadonlyMap<string, Release>;
   tokens: TokenAvailability;
   flags: PrimaryFlags;
 }
@@ -29,6 +33,8 @@ export interface PlannedSequence {
   notes: SetNote[];
   /** Refusals; when any, `steps` is empty. */
   errors: string[];
+  /** Per step: the primaries left on a newer release than a secondary following them (acknowledged, or none). */
+  skews: ReleaseSkew[][];
 }
 
 /**
@@ -51,7 +57,7 @@ export function planSequence(input: PlanSetInput): PlannedSequence {
   if (scope.undeclaredPrimaries.length > 0 && !b.refused) {
     b.note('warning', `${scope.undeclaredPrimaries.join(', ')}: DR primary not named by any DrReplication document; lockstep leaves it alone and makes no other primary while it is visible`);
   }
-  const refused = (errors: string[]): PlannedSequence => ({ steps: [], initial, before: [], final: initial, scope, notes: b.notes, errors });
+  const refused = (errors: string[]): PlannedSequence => ({ steps: [], initial, before: [], final: initial, scope, notes: b.notes, errors, skews: [] });
   if (b.refused) return refused(b.errors);
 
   const steps = withTokenDeletes(b.steps, input.tokens);
@@ -59,7 +65,37 @@ export function planSequence(input: PlanSetInput): PlannedSequence {
   if (!proof.ok) return refused([`refusing a sequence that breaks the DR rules at step ${proof.index + 1}: ${proof.reason}`]);
   const unique = new Set(steps.map(stepKey));
   if (unique.size !== steps.length) return refused(['the planned steps do not have distinct addresses (a planner bug); nothing is planned']);
-  return { steps, initial, before: proof.before, final: proof.final, scope, notes: b.notes, errors: [] };
+  const acknowledged = input.set.acknowledge.includes(SKEW_ACKNOWLEDGEMENT);
+  const skews = steps.map((_, i) => skewsOf(proof.before[i + 1] ?? proof.final, input.releases));
+  if (steps.length === 0) noteStandingSkews(b, skewsOf(initial, input.releases), acknowledged);
+  else if (!acknowledged && skews.some((s) => s.length > 0)) return refused([skewRefusal(steps, skews, initial)]);
+  return { steps, initial, before: proof.before, final: proof.final, scope, notes: b.notes, errors: [], skews };
+}
+
+/**
+ * Nothing to plan, yet a primary already replicates to an older release (upgraded first, or a
+ * secondary downgraded): no step can fix that, the upgrade can. A warning, every plan until then.
+ */
+function noteStandingSkews(b: SequenceBuilder, skews: ReleaseSkew[], acknowledged: boolean): void {
+  if (skews.length === 0) return;
+  const tail = acknowledged ? ` (acknowledged as ${SKEW_ACKNOWLEDGEMENT})` : '';
+  b.note('warning', `${describeSkews(skews)}: a DR primary replicates to an older release, which is unsafe${tail}; ${safeOrder(skews)}`);
+}
+
+/** Names the first step that leaves a skew, every skew of the plan, and the safe order. */
+function skewRefusal(steps: readonly Step[], skews: readonly ReleaseSkew[][], initial: SimState): string {
+  const first = skews.findIndex((s) => s.length > 0);
+  const all = [...new Map(skews.flat().map((s) => [`${s.primary}>${s.secondary}`, s])).values()];
+  const primaries = new Set(all.map((s) => s.primary));
+  const oldPrimary = all.map((s) => s.secondary).find((n) => !primaries.has(n) && initial.clusters.get(n)?.state === 'primary');
+  return (
+    `refusing a plan that leaves a DR primary on a newer release than a secondary following it: after ${stepKey(steps[first]!)}, ${describeSkews(skews[first]!)}. ` +
+    `Replicating from a newer release to an older one is unsafe: ${safeOrder(all)}` +
+    (oldPrimary === undefined
+      ? ''
+      : `. To fail over while ${oldPrimary} is upgraded, stop it and plan with --allow-unreachable-primary: it is re-attached by a plan that sees it on a new enough release`) +
+    `. To go ahead anyway, add ${SKEW_ACKNOWLEDGEMENT} to the document's acknowledge list`
+  );
 }
 
 /**

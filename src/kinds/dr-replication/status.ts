@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../../core/json.js';
+import { readRelease, type Release } from '../../values/index.js';
 import type { ObservedCluster } from './observed.js';
 
 /**
@@ -6,7 +7,12 @@ import type { ObservedCluster } from './observed.js';
  * ObservedCluster the planner reads from those attrs. Volatile fields (state, connection
  * state, WAL positions, heartbeats) are kept for display but never fingerprinted.
  */
-export function statusAttrs(data: JsonObject): JsonObject {
+export function statusAttrs(data: JsonObject, release?: Release): JsonObject {
+  const attrs = modeAttrs(data);
+  return release ? { ...attrs, release: release.reported } : attrs;
+}
+
+function modeAttrs(data: JsonObject): JsonObject {
   const mode = data['mode'];
   switch (mode) {
     case 'disabled':
@@ -38,17 +44,28 @@ export function statusAttrs(data: JsonObject): JsonObject {
 
 export const UNREACHABLE_ATTRS: JsonObject = { reachable: false };
 
-/** The stable part of a status: what a saved plan compares (never WAL positions or heartbeats). */
+/**
+ * The stable part of a status: what a saved plan compares (never WAL positions or heartbeats).
+ * The release is part of it: an upgrade between plan and apply makes a saved plan stale.
+ */
 export function stableStatus(attrs: JsonObject): JsonObject {
   if (attrs['reachable'] !== true) return { reachable: false };
   switch (attrs['mode']) {
     case 'primary':
-      return pick(attrs, ['mode', 'cluster_id', 'known_secondaries', 'primary_cluster_addr']);
+      return pick(attrs, ['mode', 'cluster_id', 'known_secondaries', 'primary_cluster_addr', 'release']);
     case 'secondary':
-      return pick(attrs, ['mode', 'cluster_id', 'secondary_id', 'primary_cluster_addr']);
+      return pick(attrs, ['mode', 'cluster_id', 'secondary_id', 'primary_cluster_addr', 'release']);
     default:
-      return pick(attrs, ['mode']);
+      return pick(attrs, ['mode', 'release']);
   }
+}
+
+/** The release a status's attrs carry (statusAttrs put it there, read and checked). */
+export function releaseOfAttrs(attrs: JsonObject | undefined): Release | undefined {
+  const reported = attrs?.['release'];
+  if (typeof reported !== 'string') return undefined;
+  const read = readRelease(reported);
+  return read.kind === 'value' ? read.value : undefined;
 }
 
 /** The planner's view of a status resource's attrs. */

@@ -32,6 +32,8 @@ export interface DrReplicationData {
   /** Root key shares (Secrets once resolved). */
   keyShares?: Secret[];
   secondaryTokenTtl?: string | number;
+  /** Rules of the spec accepted for this set (release-order.ts SKEW_ACKNOWLEDGEMENT). */
+  acknowledge?: string[];
 }
 
 export type DrReplicationDocument = ResolvedDocument<DrReplicationData>;
@@ -61,6 +63,8 @@ export interface DrSetAttrs {
    * (or an old primary dropped from the manifest) must be found to be removed or counted.
    */
   unassignedClusters: string[];
+  /** The document's acknowledge list: refusals it turns into warnings. */
+  acknowledge: string[];
 }
 
 export function asDrDocuments(docs: ReadonlyArray<ResolvedDocument>): DrReplicationDocument[] {

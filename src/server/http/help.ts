@@ -1,5 +1,5 @@
 import type { JsonObject } from '../util/json.js';
-import { EMULATED_VERSION } from '../version.js';
+import { releaseNumber, type Release } from '../../values/index.js';
 import type { Route } from './router.js';
 
 /**
@@ -21,7 +21,7 @@ export type HelpSubject =
   /** An auth mount's own path: the backend's help (sdk/framework/backend.go handleRootHelp). */
   | { kind: 'backend'; type: string; routes: readonly Route[] };
 
-export function helpDocument(subject: HelpSubject): JsonObject {
+export function helpDocument(subject: HelpSubject, release: Release): JsonObject {
   switch (subject.kind) {
     case 'path': {
       const pattern = subject.route.pattern.slice(subject.routePrefix.length);
@@ -33,7 +33,7 @@ export function helpDocument(subject: HelpSubject): JsonObject {
         '',
         `This path responds to these operations: ${Object.keys(subject.route.handlers).join(', ')}.`,
       ].join('\n');
-      return helpResponse(text, { [openApiPathOf(pattern)]: pathItemOf(subject.route) });
+      return helpResponse(text, { [openApiPathOf(pattern)]: pathItemOf(subject.route) }, release);
     }
     case 'backend': {
       const patterns = subject.routes.map((r) => r.pattern);
@@ -48,13 +48,13 @@ export function helpDocument(subject: HelpSubject): JsonObject {
         '',
         ...patterns.map((p) => `    ${goRegexOf(p)}`),
       ].join('\n');
-      return helpResponse(text, Object.fromEntries(subject.routes.map((r) => [openApiPathOf(r.pattern), pathItemOf(r)])));
+      return helpResponse(text, Object.fromEntries(subject.routes.map((r) => [openApiPathOf(r.pattern), pathItemOf(r)])), release);
     }
   }
 }
 
 /** logical.HelpResponse: help, see_also, openapi (sdk/framework/openapi.go NewOASDocument). */
-function helpResponse(help: string, paths: JsonObject): JsonObject {
+function helpResponse(help: string, paths: JsonObject, release: Release): JsonObject {
   return {
     help,
     openapi: {
@@ -62,7 +62,7 @@ function helpResponse(help: string, paths: JsonObject): JsonObject {
       info: {
         title: 'HashiCorp Vault API',
         description: 'HTTP API that gives you full access to Vault. All API routes are prefixed with `/v1/`.',
-        version: EMULATED_VERSION.replace(/\+.*$/, ''),
+        version: releaseNumber(release),
         license: { name: 'Mozilla Public License 2.0', url: 'https://www.mozilla.org/en-US/MPL/2.0' },
       },
       paths,

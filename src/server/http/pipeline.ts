@@ -154,7 +154,7 @@ function answerHelp(deps: PipelineDeps, req: IncomingMessage, res: ServerRespons
       ? { kind: 'path', backendPath: resolved.backendPath, route: resolved.route, routePrefix: resolved.routePrefix }
       : resolved.backend && { kind: 'backend', ...resolved.backend };
   if (!subject) return sendErrors(res, 404, deps.unrouted(path, 'read'));
-  sendReply(res, { kind: 'raw', status: 200, body: helpDocument(subject) });
+  sendReply(res, { kind: 'raw', status: 200, body: helpDocument(subject, cluster.release) });
 }
 
 function operationOf(method: string | undefined, query: URLSearchParams): Operation | undefined {

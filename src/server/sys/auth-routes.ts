@@ -11,7 +11,7 @@ export const authMethodRoutes: Route[] = [
     pattern: 'sys/auth',
     access: 'acl',
     handlers: {
-      read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('auth'))),
+      read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('auth'), cluster.release)),
     },
   },
   {
@@ -37,7 +37,7 @@ export const authMethodRoutes: Route[] = [
         const mount = cluster.mounts.get('auth', params.path!);
         // logical_system.go handleReadAuth: the path as given, with its trailing slash.
         if (!mount) throw badRequest(`No auth engine at ${params.path}/`);
-        return ok(mountListing(mount));
+        return ok(mountListing(mount, cluster.release));
       },
       update: async ({ cluster, params, body }) => {
         const spec = parseNewMount(body);

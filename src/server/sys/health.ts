@@ -2,7 +2,6 @@ import { ApiError } from '../http/reply.js';
 import { readBool } from '../../values/index.js';
 import type { Route } from '../http/router.js';
 import type { ClusterServices } from '../services.js';
-import { EMULATED_VERSION } from '../version.js';
 
 /**
  * `sys/health` (http/sys_health.go): answered without the envelope and without a token, for GET
@@ -62,7 +61,7 @@ function healthBody(cluster: ClusterServices) {
     replication_performance_mode: 'disabled',
     replication_dr_mode: cluster.dr?.mode ?? 'disabled',
     server_time_utc: Math.floor(cluster.clock.now() / 1000),
-    version: EMULATED_VERSION,
+    version: cluster.release.reported,
     enterprise: true,
     cluster_name: cluster.name,
     cluster_id: cluster.id,

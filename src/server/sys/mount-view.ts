@@ -3,7 +3,8 @@ import { readDuration } from '../../values/index.js';
 import { badRequest } from '../http/reply.js';
 import { toList, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
-import { BUILTIN_PLUGIN_VERSION } from '../version.js';
+import type { Release } from '../../values/index.js';
+import { builtinPluginVersion } from '../version.js';
 import type { MountEntry } from './mount-table.js';
 
 /**
@@ -18,7 +19,7 @@ const REGISTRY_TYPES = new Set(['ldap', 'kv', 'jwt', 'approle']);
  * mountInfo): `allowed_managed_keys` only when set, `deprecation_status` for registry plugins,
  * `running_plugin_version` as a builtin of this release.
  */
-export function mountListing(mount: MountEntry): JsonObject {
+export function mountListing(mount: MountEntry, release: Release): JsonObject {
   const config: JsonObject = {
     default_lease_ttl: mount.config.default_lease_ttl,
     max_lease_ttl: mount.config.max_lease_ttl,
@@ -41,7 +42,7 @@ export function mountListing(mount: MountEntry): JsonObject {
     external_entropy_access: false,
     options: mount.options,
     plugin_version: '',
-    running_plugin_version: BUILTIN_PLUGIN_VERSION,
+    running_plugin_version: builtinPluginVersion(release),
     running_sha256: '',
   };
 }
@@ -57,9 +58,9 @@ function authTokenType(mount: MountEntry): string {
 }
 
 /** Keyed by path, in path order (the service's JSON maps come out sorted). */
-export function mountsListing(mounts: MountEntry[]): JsonObject {
+export function mountsListing(mounts: MountEntry[], release: Release): JsonObject {
   const sorted = [...mounts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return Object.fromEntries(sorted.map((m) => [m.path, mountListing(m)]));
+  return Object.fromEntries(sorted.map((m) => [m.path, mountListing(m, release)]));
 }
 
 /** The tune read: effective lease TTLs (system values when unset). */

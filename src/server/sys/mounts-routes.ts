@@ -26,7 +26,7 @@ export const mountRoutes: Route[] = [
     pattern: 'sys/mounts',
     access: 'acl',
     handlers: {
-      read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('secret'))),
+      read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('secret'), cluster.release)),
     },
   },
   {
@@ -53,7 +53,7 @@ export const mountRoutes: Route[] = [
       read: ({ cluster, params }) => {
         const mount = cluster.mounts.get('secret', params.path!);
         if (!mount) throw badRequest(`No secret engine mount at ${params.path}/`);
-        return ok(mountListing(mount));
+        return ok(mountListing(mount, cluster.release));
       },
       update: async ({ cluster, params, body }) => {
         const spec = parseNewMount(body);

@@ -1,6 +1,6 @@
 import { badRequest } from '../http/reply.js';
 import type { Route } from '../http/router.js';
-import { BUILD_DATE, EMULATED_VERSION } from '../version.js';
+import { BUILD_DATE } from '../version.js';
 
 /**
  * `sys/seal-status` and `sys/init` (http/sys_seal.go, http/sys_init.go): answered to any
@@ -22,7 +22,7 @@ export const sealRoutes: Route[] = [
           n: cluster.keySplit?.shares ?? 1,
           progress: 0,
           nonce: '',
-          version: EMULATED_VERSION,
+          version: cluster.release.reported,
           build_date: BUILD_DATE,
           migration: false,
           cluster_name: cluster.name,

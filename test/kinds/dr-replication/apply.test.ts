@@ -78,6 +78,20 @@ describe('applying DR steps against the world', () => {
     expect(r.outcome.notStarted.length).toBe(plan.changes.length - 1);
   });
 
+  it('#26: refuses a step when a cluster it involves was upgraded since the plan (its release is re-read with its status)', async () => {
+    const { world, pool } = await bootstrapped();
+    const plan = await planOnce(world, pool, FAILOVER, NO_FLAGS);
+    world.cluster('east').release = '1.21.1+ent';
+    world.requests.length = 0;
+    const r = await applyChanges(plan, pool, { allowDestructive: true });
+    if (r.refused) throw new Error('refused');
+    expect(r.outcome.done).toEqual([]);
+    expect(r.outcome.failed[0]!.error).toBe(
+      'east:sys/replication/dr/primary/demote: the world moved since the plan: east now reports release 1.21.1+ent, expected 1.21.0+ent (upgraded since the plan?); nothing was sent for this step, run plan again',
+    );
+    expect(world.requests.filter((q) => q.includes('POST'))).toEqual([]);
+  });
+
   it('a lost answer to a state change is settled by the status: done if it took effect', async () => {
     const { world, pool } = await bootstrapped();
     const plan = await planOnce(world, pool, FAILOVER, NO_FLAGS);

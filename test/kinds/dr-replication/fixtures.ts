@@ -29,6 +29,7 @@ export interface DocSpec {
   operationTokens?: Record<string, string>;
   keyShares?: string[];
   secondaryTokenTtl?: string | number;
+  acknowledge?: string[];
   file?: string;
 }
 
@@ -46,6 +47,7 @@ export function drDoc(spec: DocSpec): ResolvedDocument {
       : {}),
     ...(spec.keyShares ? { keyShares: spec.keyShares.map((s, i) => new Secret(s, `file:shares/${i + 1}`)) } : {}),
     ...(spec.secondaryTokenTtl !== undefined ? { secondaryTokenTtl: spec.secondaryTokenTtl } : {}),
+    ...(spec.acknowledge ? { acknowledge: spec.acknowledge } : {}),
   };
   return { source: loadedDocument(data, spec.file), kind: 'DrReplication', data: data as unknown as Record<string, unknown> };
 }

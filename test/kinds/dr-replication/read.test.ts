@@ -40,7 +40,7 @@ describe('reading DR status', () => {
       }),
     };
     const live = await drReplicationKind.read(desired, pool);
-    expect(seen.sort()).toEqual(NAMES.map((n) => [n, 'GET sys/replication/dr/status', true]).sort());
+    expect(seen.sort()).toEqual(NAMES.flatMap((n) => [[n, 'GET sys/health', true], [n, 'GET sys/replication/dr/status', true]]).sort());
     expect(live.resources.map((r) => [r.address.toString(), r.resourceType, r.attrs])).toContainEqual([
       'spare:sys/replication/dr/status',
       'dr.status',
@@ -57,6 +57,30 @@ describe('reading DR status', () => {
     expect(west).toMatchObject({ reachable: true, mode: 'secondary', state: 'stream-wals', connection_state: 'ready', secondary_id: 'west' });
     expect(west['cluster_id']).toBe(east['cluster_id']);
     expect(west['primary_cluster_addr']).toBe(east['primary_cluster_addr']);
+    // The release as sys/health reports it (http/sys_health.go `version`; a DR secondary answers 472).
+    expect([east['release'], west['release']]).toEqual(['1.21.0+ent', '1.21.0+ent']);
+  });
+
+  it('#26: an upgrade is part of what a saved plan read: the fingerprint of the upgraded cluster changes', async () => {
+    const { world: w, pool } = await world();
+    const before = fingerprintAll((await drReplicationKind.read(desired, pool)).observed);
+    w.cluster('west').release = '1.21.1+ent';
+    const after = fingerprintAll((await drReplicationKind.read(desired, pool)).observed);
+    expect(after['west:sys/replication/dr/status']).not.toBe(before['west:sys/replication/dr/status']);
+    expect(after['east:sys/replication/dr/status']).toBe(before['east:sys/replication/dr/status']);
+  });
+
+  it('#26: a version that is not a release fails the read, naming cluster, path and field', async () => {
+    for (const [version, why] of [
+      ['banana', 'field "version" is "banana", not a release'],
+      [12, 'field "version" is a number, expected a string'],
+    ] as const) {
+      const { world: w, pool } = await world();
+      (w.cluster('south') as { release: unknown }).release = version;
+      const read = drReplicationKind.read(desired, pool);
+      await expect(read).rejects.toThrow('south: reading the DR replication status failed: south: GET sys/health: ');
+      await expect(read).rejects.toThrow(why);
+    }
   });
 
   it('an unreachable member is a fact with a warning; an unreachable unassigned cluster a note', async () => {

@@ -19,6 +19,8 @@ const DR = 'sys/replication/dr/';
  */
 export function handle(world: World, name: string, method: string, path: string, body: Record<string, unknown>): WorldResponse {
   const c = world.cluster(name);
+  // http/sys_health.go: no envelope; a DR secondary answers 472.
+  if (method === 'GET' && path === 'sys/health') return { status: c.mode === 'secondary' ? 472 : 200, body: { version: c.release, replication_dr_mode: c.mode } };
   if (!path.startsWith(DR)) return error(404, 'unsupported path');
   const endpoint = path.slice(DR.length);
   const key = `${method} ${endpoint}`;

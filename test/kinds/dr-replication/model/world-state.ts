@@ -46,6 +46,8 @@ export interface WorldCluster {
   /** A primary that was unreachable when another cluster became primary (the documented exception). */
   stalePrimary: boolean;
   wal: number;
+  /** The release it reports in sys/health (an upgrade changes it). */
+  release: string;
 }
 
 export interface GeneratedToken {
@@ -100,6 +102,7 @@ export class World {
         attempt: undefined,
         stalePrimary: false,
         wal: 0,
+        release: '1.21.0+ent',
       });
     }
   }
