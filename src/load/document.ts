@@ -25,6 +25,12 @@ export interface LoadedDocument {
   pos(path?: ValuePath): SourcePos;
   /** Position of the key (not the value) at `path`; falls back to pos(path). */
   keyPos(path: ValuePath): SourcePos;
+  /**
+   * Where line `line`, column `column` (1-based) of the text value at `path` is written (a
+   * policy's parse error, inside its block scalar); undefined where the written form does not
+   * map onto the text one to one (a folded or double-quoted value): then say it at pos(path).
+   */
+  textPos(path: ValuePath, line: number, column: number): SourcePos | undefined;
 }
 
 /**

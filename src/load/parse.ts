@@ -45,6 +45,7 @@ function fastDocuments(values: unknown[], text: string, source: DocumentSource):
       value,
       pos: (path: ValuePath = []) => positions.document(index).valuePos(path),
       keyPos: (path: ValuePath) => positions.document(index).keyPos(path),
+      textPos: (path: ValuePath, line: number, column: number) => positions.document(index).textPos(path, line, column),
     });
   });
   return out;
@@ -113,13 +114,14 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
       return;
     }
     if (value === null || value === undefined) return;
-    const positions = new PositionIndex(doc.contents, file, lines);
+    const positions = new PositionIndex(doc.contents, file, lines, text);
     out.push({
       ...source,
       index,
       value,
       pos: (path: ValuePath = []) => positions.valuePos(path),
       keyPos: (path: ValuePath) => positions.keyPos(path),
+      textPos: (path: ValuePath, line: number, column: number) => positions.textPos(path, line, column),
     });
   });
   return out;
