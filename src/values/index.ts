@@ -12,3 +12,4 @@ export { commaListOf, compareBytes, goTrimSpace, readCommaList } from './list.js
 export { goToLower } from './lower.js';
 export { numberText, valueOf, type Read } from './read.js';
 export { readKvPairs } from './kv-pairs.js';
+export { decodesAsGoBase64 } from './go-base64.js';
