@@ -2,6 +2,7 @@ import type { KindModule } from '../kind.js';
 import { LDAP_RESOURCE_TYPES } from './addresses.js';
 import { exportLdapAuth } from './export.js';
 import { desiredLdapAuth } from './normalise.js';
+import { ldapPolicyReferences } from './policy-names.js';
 import { readLdapAuth } from './read.js';
 import { validateLdapAuth } from './rules.js';
 import { ldapSecretPaths } from './secrets.js';
@@ -20,6 +21,7 @@ export const ldapAuthKind: KindModule = {
   read: readLdapAuth,
   apply: applyLdapChange,
   export: exportLdapAuth,
+  policyReferences: ldapPolicyReferences,
   // Loaded on use: the LDAP client library is only needed by `check`.
   check: async (desired, opts) => (await import('./check.js')).checkLdapAuth(desired, opts),
 };
