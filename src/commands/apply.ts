@@ -61,7 +61,7 @@ async function applyWith(
   ctx: { flags: ApplyFlags; g: GlobalOptions; output: Output; targets: ReturnType<typeof parseTargets>; planFlags: PlanFlags; paths: string[]; prune: boolean; allowPartial: boolean },
 ): Promise<number> {
   const { flags, g, output, targets, planFlags } = ctx;
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true }));
   await checkWholeSet(ctx.paths, run, { ...referenceFlags(g), prune: ctx.prune, requireClusters: true, allowPartial: ctx.allowPartial });
   refuseOnErrors(run, output, 'nothing was changed');
   if (saved) refuseStale(saved, run);

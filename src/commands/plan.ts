@@ -53,7 +53,7 @@ async function planWith(
 ): Promise<number> {
   const { flags, g, output, targets, prune } = ctx;
   const planFlags = planFlagsOf(flags);
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true }));
   await checkWholeSet(paths, run, { ...referenceFlags(g), prune, requireClusters: true, allowPartial: flags.allowPartial === true });
   const failed = run.diagnostics.hasErrors();
   // A plan the engine could not finish is shown only for what it holds (the documents a server

@@ -1,0 +1,106 @@
+import { ACL_POLICY_RESOURCE_TYPE, aclPolicyCollection } from '../core/acl-policy-path.js';
+import { Diagnostics } from '../core/diagnostics.js';
+import type { JsonValue } from '../core/json.js';
+import type { Change } from '../core/plan.js';
+import type { RedactionSet } from '../core/redaction.js';
+import { didYouMean } from '../core/suggest.js';
+import { listPolicies, type ListedPolicies } from '../kinds/acl-policy/listed.js';
+import type { ClientPool, KindModule, PolicyReference } from '../kinds/kind.js';
+import type { Prepared } from '../validate/types.js';
+import { goToLower } from '../values/index.js';
+
+/** Policies that exist wherever a token can be given them (the service's own). */
+const ALWAYS_THERE = new Set(['default', 'root']);
+
+export interface PolicyCheckInput {
+  prepared: Pick<Prepared, 'kinds' | 'documents' | 'desired'>;
+  pool: ClientPool;
+  /** What the kinds read: an AclPolicy collection read there is not listed again. */
+  observed: Readonly<Record<string, JsonValue | null>>;
+  /** The plan's changes (targets applied): a policy it deletes will not be there. */
+  changes: readonly Change[];
+  /** `--strict-policies`: a missing policy is an error (exit 1), not a warning. */
+  strict: boolean;
+  redaction: RedactionSet;
+}
+
+/**
+ * Every policy that a document names (an LDAP group's or user's `policies`, a config's
+ * `token_policies`) and that will not be there after the apply: neither listed on the server
+ * (LIST `<ns/>sys/policies/acl`, once per cluster and namespace) nor declared by an AclPolicy
+ * document of the run, or deleted by the plan. The service maps a login to a policy that does
+ * not exist without a word, and the login gets nothing from it: a typo grants nothing, silently.
+ * A warning at the item that names it, with the closest name there is; an error when strict.
+ * A namespace whose policies the token may not list is one warning, and not checked.
+ */
+export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnostics> {
+  const diags = new Diagnostics();
+  const references = policyReferences(input.prepared);
+  if (references.length === 0) return diags;
+  const declared = declaredPolicies(input.prepared);
+  const deleted = new Set(input.changes.filter((c) => c.action === 'delete' && c.resourceType === ACL_POLICY_RESOURCE_TYPE).map((c) => c.address.toString()));
+  const listings = new Map<string, Promise<ListedPolicies>>();
+  const listed = (cluster: string, namespace: string): Promise<ListedPolicies> => {
+    const key = aclPolicyCollection(cluster, namespace).toString();
+    let answer = listings.get(key);
+    if (!answer) {
+      const read = input.observed[key];
+      answer = Array.isArray(read) ? Promise.resolve({ kind: 'listed', names: read as string[] }) : listPolicies(input.pool.get(cluster), namespace);
+      listings.set(key, answer);
+    }
+    return answer;
+  };
+  const skipped = new Set<string>();
+  await Promise.all(
+    references.map(async (ref) => {
+      const name = goToLower(ref.name);
+      if (ALWAYS_THERE.has(name)) return;
+      const collection = aclPolicyCollection(ref.cluster, ref.namespace);
+      const isDeclared = declared.has(collection.child(name).toString());
+      if (isDeclared) return;
+      const answer = await listed(ref.cluster, ref.namespace);
+      if (answer.kind !== 'listed') {
+        if (!skipped.has(collection.toString())) {
+          skipped.add(collection.toString());
+          diags.add({ severity: 'warning', subject: collection.toString(), message: skipMessage(answer, input.redaction) });
+        }
+        return;
+      }
+      const onServer = answer.names.includes(name);
+      const address = onServer ? collection.child(name).toString() : '';
+      if (onServer && !deleted.has(address)) return;
+      const known = [...answer.names, ...declaredIn(declared, collection.toString())].filter((n) => n !== 'root');
+      const where = `cluster "${ref.cluster}"${ref.namespace === '' ? '' : `, namespace "${ref.namespace}"`}`;
+      const what = onServer ? `policy "${ref.name}" is deleted by this plan (prune) on ${where}` : `policy "${ref.name}" does not exist on ${where}`;
+      diags.add({
+        severity: input.strict ? 'error' : 'warning',
+        message: `${what}, and no AclPolicy document declares it${didYouMean(name, known)}: a login mapped to it gets nothing from it`,
+        pos: ref.pos(),
+      });
+    }),
+  );
+  return diags;
+}
+
+function policyReferences(prepared: PolicyCheckInput['prepared']): PolicyReference[] {
+  return prepared.kinds.flatMap((kind: KindModule) => kind.policyReferences?.(prepared.documents.get(kind.kind) ?? []) ?? []);
+}
+
+/** The addresses (as text) of the policies the run's AclPolicy documents declare. */
+function declaredPolicies(prepared: PolicyCheckInput['prepared']): Set<string> {
+  const out = new Set<string>();
+  for (const state of prepared.desired.values()) {
+    for (const r of state.resources) if (r.resourceType === ACL_POLICY_RESOURCE_TYPE) out.add(r.address.toString());
+  }
+  return out;
+}
+
+/** The declared policy names of one collection. */
+function declaredIn(declared: ReadonlySet<string>, collection: string): string[] {
+  return [...declared].filter((a) => a.startsWith(`${collection}/`)).map((a) => a.slice(collection.length + 1));
+}
+
+function skipMessage(answer: Exclude<ListedPolicies, { kind: 'listed' }>, redaction: RedactionSet): string {
+  const why = answer.kind === 'denied' ? 'the token may not list them (403 permission denied)' : redaction.redact(answer.message);
+  return `the ACL policies here could not be listed: ${why}; whether the policies the manifests name exist was not checked`;
+}
