@@ -53,5 +53,6 @@ function namesInText(doc: LdapAuthDocument, path: ValuePath, text: string): Arra
  * is no dependency (the policy check says it is missing).
  */
 export function policyDependencies(cluster: string, namespace: string, names: readonly string[]): Address[] {
-  return names.filter((name) => segmentProblem(name) === undefined).map((name) => aclPolicyAddress(cluster, namespace, goToLower(name)));
+  const stored = new Set(names.map(goToLower).filter((name) => segmentProblem(name) === undefined));
+  return [...stored].map((name) => aclPolicyAddress(cluster, namespace, name));
 }
