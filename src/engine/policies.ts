@@ -1,5 +1,5 @@
 import { ACL_POLICY_RESOURCE_TYPE, aclPolicyCollection } from '../core/acl-policy-path.js';
-import { Diagnostics } from '../core/diagnostics.js';
+import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { JsonValue } from '../core/json.js';
 import type { Change } from '../core/plan.js';
 import type { RedactionSet } from '../core/redaction.js';
@@ -79,7 +79,15 @@ export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnost
       });
     }),
   );
-  return diags;
+  // Found concurrently; said in manifest order.
+  const sorted = new Diagnostics();
+  for (const line of [...diags.items].sort(byPosition)) sorted.add(line);
+  return sorted;
+}
+
+function byPosition(a: Diagnostic, b: Diagnostic): number {
+  if (!a.pos || !b.pos) return (a.pos ? 1 : 0) - (b.pos ? 1 : 0);
+  return a.pos.file.localeCompare(b.pos.file) || a.pos.line - b.pos.line || a.pos.column - b.pos.column;
 }
 
 function policyReferences(prepared: PolicyCheckInput['prepared']): PolicyReference[] {

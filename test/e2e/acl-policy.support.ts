@@ -75,6 +75,15 @@ export async function runAclPolicyScenario(target: AclPolicyTarget, dir: string)
   expect(plan.stderr).toContain(typo(8, 26, 'warning'));
   expect(plan.stderr).toContain(typo(10, 23, 'warning'));
 
+  // In a pull-request comment and in JSON too, located.
+  const markdown = await cli(['plan', m, '--format', 'markdown']);
+  expect(markdown.stdout).toContain(`- :warning: warning: \`${ldapYaml}:10:23\`: \`policy "prod-admn" does not exist on cluster "default", and no AclPolicy document declares it (did you mean "prod-admin"?)`);
+  const json = JSON.parse((await cli(['plan', m, '--format', 'json'])).stdout) as { diagnostics: Array<Record<string, unknown>> };
+  expect(json.diagnostics.filter((d) => d['severity'] === 'warning').map((d) => [d['file'], d['line'], d['column']])).toEqual([
+    [ldapYaml, 8, 26],
+    [ldapYaml, 10, 23],
+  ]);
+
   // --strict-policies: the same two, as errors; nothing applied.
   const strict = await cli(['apply', m, '--auto-approve', '--strict-policies']);
   expect(strict.code, strict.stdout + strict.stderr).toBe(1);
