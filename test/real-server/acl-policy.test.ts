@@ -48,4 +48,24 @@ describe('the AclPolicy kind against the real server', () => {
     expect(plan.stderr).toContain('warning: default:sys/policies/acl: the ACL policies here could not be listed: the token may not list them (403 permission denied); whether the policies the manifests name exist was not checked');
     expect(plan.stderr.match(/could not be listed/g)).toHaveLength(1);
   });
+
+  it('policies are per namespace: one in the root does not count for a method in team-a, one declared in team-a does', async () => {
+    const s = server();
+    expect((await s.raw('POST', 'sys/namespaces/team-a')).status).toBeLessThan(300);
+    expect((await s.raw('PUT', 'sys/policies/acl/shared', { policy: 'path "a" { capabilities = ["read"] }' })).status).toBeLessThan(300);
+    const ldap = 'apiVersion: lockstep/v1\nkind: LdapAuth\nnamespace: team-a\ngroups:\n  g: { policies: [shared] }\n';
+    const m = await writeManifestFolder(path.join(dir, 'ns'), { 'ldap.yaml': ldap });
+    const plan = await runCli(['plan', m], { env: s.env });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stderr).toContain(`${path.join(m, 'ldap.yaml')}:5:19: warning: policy "shared" does not exist on cluster "default", namespace "team-a", and no AclPolicy document declares it`);
+    const declared = 'apiVersion: lockstep/v1\nkind: AclPolicy\nnamespace: team-a\nname: shared\npolicy: |\n  path "a" { capabilities = ["read"] }\n';
+    await writeManifestFolder(m, { 'ldap.yaml': ldap, 'policy.yaml': declared });
+    const applied = await runCli(['apply', m, '--auto-approve'], { env: s.env });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stderr).not.toContain('warning');
+    expect((await s.raw('GET', 'team-a/sys/policies/acl/shared')).status).toBe(200);
+    const again = await runCli(['plan', m, '--detailed-exitcode'], { env: s.env });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('warning');
+  });
 });
