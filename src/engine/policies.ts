@@ -1,4 +1,5 @@
 import { ACL_POLICY_RESOURCE_TYPE, aclPolicyCollection } from '../core/acl-policy-path.js';
+import { Address } from '../core/address.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { JsonValue } from '../core/json.js';
 import type { Change } from '../core/plan.js';
@@ -37,8 +38,8 @@ export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnost
   const diags = new Diagnostics();
   const references = policyReferences(input.prepared);
   if (references.length === 0) return diags;
-  const declared = declaredPolicies(input.prepared);
-  const deleted = new Set(input.changes.filter((c) => c.action === 'delete' && c.resourceType === ACL_POLICY_RESOURCE_TYPE).map((c) => c.address.toString()));
+  const declared = byCollection(declaredPolicies(input.prepared));
+  const deleted = byCollection(input.changes.filter((c) => c.action === 'delete' && c.resourceType === ACL_POLICY_RESOURCE_TYPE).map((c) => c.address));
   const listings = new Map<string, Promise<ListedPolicies>>();
   const listed = (cluster: string, namespace: string): Promise<ListedPolicies> => {
     const key = aclPolicyCollection(cluster, namespace).toString();
@@ -55,9 +56,10 @@ export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnost
     references.map(async (ref) => {
       const name = goToLower(ref.name);
       if (ALWAYS_THERE.has(name)) return;
+      // Names are compared as text, never made into addresses: a manifest's or a server's name
+      // may be one no address can hold (a "/" in it), and is then simply not there.
       const collection = aclPolicyCollection(ref.cluster, ref.namespace);
-      const isDeclared = declared.has(collection.child(name).toString());
-      if (isDeclared) return;
+      if (declared.get(collection.toString())?.has(name)) return;
       const answer = await listed(ref.cluster, ref.namespace);
       if (answer.kind !== 'listed') {
         if (!skipped.has(collection.toString())) {
@@ -67,9 +69,8 @@ export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnost
         return;
       }
       const onServer = answer.names.includes(name);
-      const address = onServer ? collection.child(name).toString() : '';
-      if (onServer && !deleted.has(address)) return;
-      const known = [...answer.names, ...declaredIn(declared, collection.toString())].filter((n) => n !== 'root');
+      if (onServer && !deleted.get(collection.toString())?.has(name)) return;
+      const known = [...answer.names, ...(declared.get(collection.toString()) ?? [])].filter((n) => n !== 'root');
       const where = `cluster "${ref.cluster}"${ref.namespace === '' ? '' : `, namespace "${ref.namespace}"`}`;
       const what = onServer ? `policy "${ref.name}" is deleted by this plan (prune) on ${where}` : `policy "${ref.name}" does not exist on ${where}`;
       diags.add({
@@ -94,18 +95,21 @@ function policyReferences(prepared: PolicyCheckInput['prepared']): PolicyReferen
   return prepared.kinds.flatMap((kind: KindModule) => kind.policyReferences?.(prepared.documents.get(kind.kind) ?? []) ?? []);
 }
 
-/** The addresses (as text) of the policies the run's AclPolicy documents declare. */
-function declaredPolicies(prepared: PolicyCheckInput['prepared']): Set<string> {
-  const out = new Set<string>();
-  for (const state of prepared.desired.values()) {
-    for (const r of state.resources) if (r.resourceType === ACL_POLICY_RESOURCE_TYPE) out.add(r.address.toString());
-  }
-  return out;
+/** The addresses of the policies the run's AclPolicy documents declare. */
+function declaredPolicies(prepared: PolicyCheckInput['prepared']): Address[] {
+  return [...prepared.desired.values()].flatMap((state) => state.resources.filter((r) => r.resourceType === ACL_POLICY_RESOURCE_TYPE).map((r) => r.address));
 }
 
-/** The declared policy names of one collection. */
-function declaredIn(declared: ReadonlySet<string>, collection: string): string[] {
-  return [...declared].filter((a) => a.startsWith(`${collection}/`)).map((a) => a.slice(collection.length + 1));
+/** Policy addresses as names by collection (the address's parent, as text). */
+function byCollection(addresses: readonly Address[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const address of addresses) {
+    const collection = new Address(address.cluster, address.segments.slice(0, -1)).toString();
+    let names = out.get(collection);
+    if (!names) out.set(collection, (names = new Set()));
+    names.add(address.segments.at(-1)!);
+  }
+  return out;
 }
 
 function skipMessage(answer: Exclude<ListedPolicies, { kind: 'listed' }>, redaction: RedactionSet): string {

@@ -77,6 +77,11 @@ describe('policies the manifests name that will not exist', () => {
     expect(lines).toEqual(['f0.yaml:6:21: error: policy "ops" is deleted by this plan (prune) on cluster "default", and no AclPolicy document declares it: a login mapped to it gets nothing from it']);
   });
 
+  it('a name no address can hold, listed by the server, is compared as text (no crash)', async () => {
+    const { lines } = await check(['default', '${file:/etc/hostname}', 'ops', 'prod-admin', 'prod-admn', 'typo/x']);
+    expect(lines).toEqual([expect.stringContaining('policy "typo" does not exist on cluster "default", and no AclPolicy document declares it (did you mean "typo/x"?)')]);
+  });
+
   it('a listing the AclPolicy read made is not made again', async () => {
     const { lines, lists } = await check(['default'], { observed: { 'default:sys/policies/acl': ['default', 'ops', 'prod-admin', 'prod-admn', 'root', 'typo'] } });
     expect(lines).toEqual([]);
