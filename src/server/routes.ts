@@ -12,6 +12,7 @@ import { namespaceRoutes } from './namespaces/routes.js';
 import { namespaceServices } from './namespaces/scope.js';
 import { drReplicationRoutes } from './replication/routes.js';
 import type { ClusterServices } from './services.js';
+import { policyRoutes } from './policies/routes.js';
 import { snapshotAutoRoutes } from './snapshots/routes.js';
 import { authMethodRoutes } from './sys/auth-routes.js';
 import { healthRoute } from './sys/health.js';
@@ -19,10 +20,10 @@ import { leaderRoute } from './sys/leader.js';
 import { sealRoutes } from './sys/seal-routes.js';
 import { mountRoutes } from './sys/mounts-routes.js';
 
-const sysRouter = new Router([healthRoute, leaderRoute, ...sealRoutes, ...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes]);
+const sysRouter = new Router([healthRoute, leaderRoute, ...sealRoutes, ...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...snapshotAutoRoutes, ...managedKeyRoutes, ...drReplicationRoutes, ...policyRoutes]);
 
-/** What a namespace other than the root serves: its child namespaces, auth methods, mounts and managed keys. */
-const namespaceRouter = new Router([...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes]);
+/** What a namespace other than the root serves: its child namespaces, auth methods, mounts, managed keys and ACL policies. */
+const namespaceRouter = new Router([...namespaceRoutes, ...authMethodRoutes, ...mountRoutes, ...managedKeyRoutes, ...policyRoutes]);
 
 /** The router of each auth method type; an auth mount's paths are matched relative to it. */
 const AUTH_METHOD_ROUTERS: Record<string, Router> = { token: tokenRouter, ns_token: tokenRouter, ldap: ldapRouter, jwt: jwtRouter, approle: approleRouter };

@@ -14,7 +14,7 @@ import { SYSTEM_MAX_TTL } from './token-ttl.js';
 export const tokenRouter = new Router([
   {
     pattern: 'lookup-self',
-    access: 'token',
+    access: 'acl',
     handlers: {
       read: ({ cluster, caller }) => ok(cluster.tokens.describe(caller!)),
       // The default policy grants lookup-self "read" only (vault/policy_store.go defaultPolicy).
@@ -24,10 +24,10 @@ export const tokenRouter = new Router([
       },
     },
   },
-  { pattern: 'renew-self', access: 'token', handlers: { update: renewSelf } },
+  { pattern: 'renew-self', access: 'acl', handlers: { update: renewSelf } },
   {
     pattern: 'revoke-self',
-    access: 'token',
+    access: 'acl',
     handlers: {
       update: async ({ cluster, caller }) => {
         // The configured root token (`serve --token`) outlives this: it is the cluster's.
@@ -36,9 +36,9 @@ export const tokenRouter = new Router([
       },
     },
   },
-  { pattern: 'lookup', access: 'root', handlers: { read: lookup, update: lookup } },
-  { pattern: 'lookup-accessor', access: 'root', handlers: { update: lookupAccessor } },
-  { pattern: 'create', access: 'root', handlers: { update: createToken } },
+  { pattern: 'lookup', access: 'acl', handlers: { read: lookup, update: lookup } },
+  { pattern: 'lookup-accessor', access: 'acl', handlers: { update: lookupAccessor } },
+  { pattern: 'create', access: 'acl', handlers: { update: createToken } },
 ]);
 
 /**

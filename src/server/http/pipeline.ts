@@ -16,6 +16,7 @@ import { sendErrors, sendRedirect, sendReply } from './respond.js';
 import { asksForHelp, helpDocument, type HelpSubject } from './help.js';
 import type { Operation, Route, RouteMatch } from './router.js';
 import { StorageKeyError } from '../storage/kv-store.js';
+import { requestAllowed } from '../policies/enforce.js';
 
 export interface ResolvedRoute extends RouteMatch {
   kind: 'route';
@@ -51,7 +52,7 @@ export interface PipelineDeps {
 
 /**
  * One request, start to end: its canonical path (http/request-path.ts), fault rules, routing,
- * the DR gate, the token check (only root may call administrative paths), then the body, the
+ * the DR gate, the token and its policies, then the body, the
  * handler, the answer. Handler failures become a 500
  * without details; the log line never includes the request body (bodies carry secrets).
  */
@@ -100,19 +101,24 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   // A DR secondary refuses all but its DR endpoints, which its operation token authorises.
   const gate = cluster.dr?.gate(path) ?? 'normal';
   if (gate === 'refuse') return sendErrors(res, 400, [DR_SECONDARY_REFUSAL]);
-  const access = gate === 'open' ? 'public' : resolved.kind === 'route' ? resolved.route.access : 'root';
+  const access = gate === 'open' ? 'public' : resolved.kind === 'route' ? resolved.route.access : 'acl';
   const clientAddress = normaliseAddress(req.socket.remoteAddress ?? '');
   let caller: Caller | undefined;
-  // The token is checked before any of the body is read: without one, nobody makes us buffer.
+  // The token and its ACL are checked before any of the body is read: without one, nobody makes
+  // us buffer. The root token is let through at once; any other's policies decide
+  // (policies/enforce.ts), first by path and operation, then by the body's parameters.
   if (access !== 'public') {
     caller = cluster.tokens.authenticate(requestToken(req), clientAddress);
     if (!caller) return sendErrors(res, 403, ['permission denied']);
-    if (access === 'root' && !caller.isRoot) return sendErrors(res, 403, aclDenied().errors);
+    if (!caller.isRoot && !requestAllowed(cluster.store, caller, { path, operation })) return sendErrors(res, 403, aclDenied().errors);
   }
   if (resolved.kind === 'miss') return sendErrors(res, 404, deps.unrouted(path, operation));
   const handler = resolved.route.handlers[operation];
   if (!handler) return sendErrors(res, 405, gathered(405, 'unsupported operation').errors);
   const json: JsonObject = operation === 'update' || operation === 'patch' ? await body.readJson() : {};
+  if (caller && !caller.isRoot && !requestAllowed(cluster.store, caller, { path, operation, data: json })) {
+    return sendErrors(res, 403, aclDenied().errors);
+  }
   if (caller) caller = await cluster.tokens.use(caller);
 
   const reply = await handler({

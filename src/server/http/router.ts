@@ -5,10 +5,10 @@ import type { Reply } from './reply.js';
 export type { Operation };
 
 /**
- * Who may call a route: anyone (logins, health), any valid token (lookup-self), or only a
- * token with the root policy (every administrative path).
+ * Who may call a route: anyone (logins, health), or a token whose policies allow the request
+ * (policies/enforce.ts; the root token everything, `default` lookup-self and the like).
  */
-type Access = 'public' | 'token' | 'root';
+type Access = 'public' | 'acl';
 
 type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
 

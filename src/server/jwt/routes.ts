@@ -36,11 +36,11 @@ const configOf = (req: ApiRequest): JwtConfig | undefined => req.cluster.store.g
 const roleOf = (req: ApiRequest, name: string): JwtRole | undefined => req.cluster.store.get(`${prefix(req)}role/${name}`) as JwtRole | undefined;
 
 export const jwtRouter = new Router([
-  { pattern: 'config', access: 'root', handlers: { read: readConfig, update: writeConfig } },
-  { pattern: 'role', access: 'root', handlers: { list: (req) => keyList(req.cluster.store.keysUnder(`${prefix(req)}role/`).map((k) => k.slice(`${prefix(req)}role/`.length))) } },
+  { pattern: 'config', access: 'acl', handlers: { read: readConfig, update: writeConfig } },
+  { pattern: 'role', access: 'acl', handlers: { list: (req) => keyList(req.cluster.store.keysUnder(`${prefix(req)}role/`).map((k) => k.slice(`${prefix(req)}role/`.length))) } },
   {
     pattern: 'role/:name',
-    access: 'root',
+    access: 'acl',
     handlers: {
       read: (req) => {
         const role = roleOf(req, req.params.name!.toLowerCase());

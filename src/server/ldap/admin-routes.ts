@@ -12,19 +12,19 @@ import { goToLower } from '../../values/index.js';
 export const ldapAdminRoutes: Route[] = [
   {
     pattern: 'config',
-    access: 'root',
+    access: 'acl',
     handlers: { read: readConfig, update: writeConfig },
   },
-  { pattern: 'groups', access: 'root', handlers: { list: (req) => keyList(mountStore(req).groupNames()) } },
+  { pattern: 'groups', access: 'acl', handlers: { list: (req) => keyList(mountStore(req).groupNames()) } },
   {
     pattern: 'groups/:name+',
-    access: 'root',
+    access: 'acl',
     handlers: { read: readGroup, update: writeGroup, delete: deleteGroup },
   },
-  { pattern: 'users', access: 'root', handlers: { list: (req) => keyList(mountStore(req).userNames()) } },
+  { pattern: 'users', access: 'acl', handlers: { list: (req) => keyList(mountStore(req).userNames()) } },
   {
     pattern: 'users/:name+',
-    access: 'root',
+    access: 'acl',
     handlers: { read: readUser, update: writeUser, delete: deleteUser },
   },
 ];

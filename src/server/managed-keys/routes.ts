@@ -14,9 +14,9 @@ import { managedKeyView } from './view.js';
 import { applyKeyWrite } from './write.js';
 
 export const managedKeyRoutes: Route[] = [
-  { pattern: 'sys/managed-keys/:type', access: 'root', handlers: { list: listKeys } },
-  { pattern: 'sys/managed-keys/:type/:name/test/sign', access: 'root', handlers: { update: testSignKey } },
-  { pattern: 'sys/managed-keys/:type/:name', access: 'root', handlers: { read: readKey, update: writeKey, delete: deleteKey } },
+  { pattern: 'sys/managed-keys/:type', access: 'acl', handlers: { list: listKeys } },
+  { pattern: 'sys/managed-keys/:type/:name/test/sign', access: 'acl', handlers: { update: testSignKey } },
+  { pattern: 'sys/managed-keys/:type/:name', access: 'acl', handlers: { read: readKey, update: writeKey, delete: deleteKey } },
 ];
 
 function keyStore(req: ApiRequest): ManagedKeyStore {

@@ -12,8 +12,8 @@ import { NamespaceRegistry, parentOf, type NamespaceEntry } from './registry.js'
  * are relative to it.
  */
 export const namespaceRoutes: Route[] = [
-  { pattern: 'sys/namespaces', access: 'root', handlers: { list } },
-  { pattern: 'sys/namespaces/:name+', access: 'root', handlers: { read, update: create, patch, delete: remove } },
+  { pattern: 'sys/namespaces', access: 'acl', handlers: { list } },
+  { pattern: 'sys/namespaces/:name+', access: 'acl', handlers: { read, update: create, patch, delete: remove } },
 ];
 
 function registry(req: ApiRequest): NamespaceRegistry {

@@ -34,14 +34,14 @@ function bare(body: JsonObject): Reply {
 export const drReplicationRoutes: Route[] = [
   { pattern: `${DR}/status`, access: 'public', handlers: { read: ({ cluster }) => ok(drOf(cluster).status()) } },
 
-  update('primary/enable', 'root', (dr, req) => dr.enablePrimary(req.body)),
-  update('primary/demote', 'root', (dr) => dr.demote()),
-  update('primary/disable', 'root', (dr) => dr.disablePrimary()),
-  update('primary/secondary-token', 'root', (dr, req) => dr.secondaryToken(req.body)),
-  update('primary/revoke-secondary', 'root', (dr, req) => dr.revokeSecondary(req.body)),
+  update('primary/enable', 'acl', (dr, req) => dr.enablePrimary(req.body)),
+  update('primary/demote', 'acl', (dr) => dr.demote()),
+  update('primary/disable', 'acl', (dr) => dr.disablePrimary()),
+  update('primary/secondary-token', 'acl', (dr, req) => dr.secondaryToken(req.body)),
+  update('primary/revoke-secondary', 'acl', (dr, req) => dr.revokeSecondary(req.body)),
 
-  update('secondary/generate-public-key', 'root', (dr) => dr.generatePublicKey()),
-  update('secondary/enable', 'root', (dr, req) => dr.enableSecondary(req.body)),
+  update('secondary/generate-public-key', 'acl', (dr) => dr.generatePublicKey()),
+  update('secondary/enable', 'acl', (dr, req) => dr.enableSecondary(req.body)),
   update('secondary/promote', 'public', (dr, req) => dr.promote(req.body)),
   update('secondary/disable', 'public', (dr, req) => dr.disableSecondary(req.body)),
   update('secondary/update-primary', 'public', (dr, req) => dr.updatePrimary(req.body)),

@@ -12,13 +12,13 @@ import { configKey, configNames, storedConfig } from './config-store.js';
 const BASE = 'sys/storage/raft/snapshot-auto';
 
 export const snapshotAutoRoutes: Route[] = [
-  { pattern: `${BASE}/config`, access: 'root', handlers: { list: listConfigs } },
+  { pattern: `${BASE}/config`, access: 'acl', handlers: { list: listConfigs } },
   {
     pattern: `${BASE}/config/:name`,
-    access: 'root',
+    access: 'acl',
     handlers: { read: readConfig, update: writeConfig, delete: deleteConfig },
   },
-  { pattern: `${BASE}/status/:name`, access: 'token', handlers: { read: readStatus } },
+  { pattern: `${BASE}/status/:name`, access: 'acl', handlers: { read: readStatus } },
 ];
 
 function listConfigs(req: ApiRequest): Reply {

@@ -9,14 +9,14 @@ import { applyTune, mountListing, mountsListing, tuneView } from './mount-view.j
 export const authMethodRoutes: Route[] = [
   {
     pattern: 'sys/auth',
-    access: 'root',
+    access: 'acl',
     handlers: {
       read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('auth'))),
     },
   },
   {
     pattern: 'sys/auth/:path+/tune',
-    access: 'root',
+    access: 'acl',
     handlers: {
       read: ({ cluster, params }) => {
         const mount = cluster.mounts.get('auth', params.path!);
@@ -31,7 +31,7 @@ export const authMethodRoutes: Route[] = [
   },
   {
     pattern: 'sys/auth/:path+',
-    access: 'root',
+    access: 'acl',
     handlers: {
       read: ({ cluster, params }) => {
         const mount = cluster.mounts.get('auth', params.path!);

@@ -24,14 +24,14 @@ function target(path: string): { kind: MountKind; path: string } {
 export const mountRoutes: Route[] = [
   {
     pattern: 'sys/mounts',
-    access: 'root',
+    access: 'acl',
     handlers: {
       read: ({ cluster }) => ok(mountsListing(cluster.mounts.list('secret'))),
     },
   },
   {
     pattern: 'sys/mounts/:path+/tune',
-    access: 'root',
+    access: 'acl',
     handlers: {
       read: ({ cluster, params }) => {
         const { kind, path } = target(params.path!);
@@ -48,7 +48,7 @@ export const mountRoutes: Route[] = [
   },
   {
     pattern: 'sys/mounts/:path+',
-    access: 'root',
+    access: 'acl',
     handlers: {
       read: ({ cluster, params }) => {
         const mount = cluster.mounts.get('secret', params.path!);

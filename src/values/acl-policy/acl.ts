@@ -100,7 +100,7 @@ export interface AclRequest {
   /** The full path: namespace path first, no leading slash needed. */
   path: string;
   operation: Operation;
-  /** The request's fields, for the parameter constraints (read, create, update, patch). */
+  /** The request's fields, for the parameter constraints (read, create, update, patch); absent: not checked. */
   data?: Readonly<Record<string, unknown>>;
   /** The response-wrapping TTL asked for, in seconds, if any. */
   wrapTtl?: number;
@@ -212,7 +212,7 @@ function operationAllowed(permissions: Permissions, request: AclRequest): boolea
   if (permissions.minWrappingTtl > 0 && (request.wrapTtl === undefined || request.wrapTtl < permissions.minWrappingTtl)) return false;
   if (permissions.minWrappingTtl !== 0 && permissions.maxWrappingTtl !== 0 && permissions.maxWrappingTtl < permissions.minWrappingTtl) return false;
   const checksParameters = operation === 'read' || operation === 'update' || operation === 'create' || operation === 'patch';
-  return checksParameters ? parametersAllowed(permissions, request.data ?? {}) : true;
+  return checksParameters && request.data !== undefined ? parametersAllowed(permissions, request.data) : true;
 }
 
 function parametersAllowed(permissions: Permissions, data: Readonly<Record<string, unknown>>): boolean {
