@@ -180,3 +180,23 @@ export async function runAclPolicyRefusals(dir: string): Promise<void> {
   // hcl's own error ("At 4:1: ...", the text's end) at the manifest's line and column of that place.
   expect(validated.stderr).toContain(`${file}:22:1: error: policy: key 'bad' expected start of object ('{') or assignment ('=')`);
 }
+
+/**
+ * A token whose policy denies sys/policies/acl (made behind lockstep's back): the check of the
+ * policies the manifests name is skipped there with one warning, even with --strict-policies
+ * (nothing says a policy is missing), and the plan goes on.
+ */
+export async function runDeniedListScenario(target: AclPolicyTarget, dir: string): Promise<void> {
+  const limited = 'path "*" { capabilities = ["create", "read", "update", "delete", "list", "sudo"] }\npath "sys/policies/acl" { capabilities = ["deny"] }\npath "sys/policies/acl/*" { capabilities = ["deny"] }\n';
+  expect((await target.raw('PUT', 'sys/policies/acl/no-policy-list', { policy: limited })).status).toBeLessThan(300);
+  const created = await target.raw('POST', 'auth/token/create', { policies: ['no-policy-list'], ttl: '1h' });
+  const token = (created.body as { auth: { client_token: string } }).auth.client_token;
+  const m = await writeManifestFolder(path.join(dir, 'denied'), {
+    'ldap.yaml': 'apiVersion: lockstep/v1\nkind: LdapAuth\nmount: denied\ngroups:\n  admins: { policies: [prod-admn] }\n',
+  });
+  const plan = await runCli(['plan', m, '--strict-policies'], { env: { ...target.env, SERVICE_TOKEN: token } });
+  expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  expect(plan.stdout).toContain('+ default:auth/denied/groups/admins');
+  expect(plan.stderr).toContain('warning: default:sys/policies/acl: the ACL policies here could not be listed: the token may not list them (403 permission denied); whether the policies the manifests name exist was not checked');
+  expect(plan.stderr.match(/could not be listed/g)).toHaveLength(1);
+}

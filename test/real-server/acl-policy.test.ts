@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { writeManifestFolder } from '../support/e2e.js';
 import { useRealServer } from '../support/real-server.js';
-import { runAclPolicyRefusals, runAclPolicyScenario } from '../e2e/acl-policy.support.js';
+import { runAclPolicyRefusals, runAclPolicyScenario, runDeniedListScenario } from '../e2e/acl-policy.support.js';
 
 /**
  * The AclPolicy kind and the check of policies that do not exist against the real server: the
@@ -34,19 +34,7 @@ describe('the AclPolicy kind against the real server', () => {
   });
 
   it('a token that may not list the policies: one warning that the check was skipped, the plan goes on', async () => {
-    const s = server();
-    const limited = 'path "*" { capabilities = ["create", "read", "update", "delete", "list", "sudo"] }\npath "sys/policies/acl" { capabilities = ["deny"] }\npath "sys/policies/acl/*" { capabilities = ["deny"] }\n';
-    expect((await s.raw('PUT', 'sys/policies/acl/no-policy-list', { policy: limited })).status).toBeLessThan(300);
-    const created = await s.raw('POST', 'auth/token/create', { policies: ['no-policy-list'], ttl: '1h' });
-    const token = (created.body as { auth: { client_token: string } }).auth.client_token;
-    const m = await writeManifestFolder(path.join(dir, 'denied'), {
-      'ldap.yaml': 'apiVersion: lockstep/v1\nkind: LdapAuth\nmount: denied\ngroups:\n  admins: { policies: [prod-admn] }\n',
-    });
-    const plan = await runCli(['plan', m, '--strict-policies'], { env: { ...s.env, SERVICE_TOKEN: token } });
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('+ default:auth/denied/groups/admins');
-    expect(plan.stderr).toContain('warning: default:sys/policies/acl: the ACL policies here could not be listed: the token may not list them (403 permission denied); whether the policies the manifests name exist was not checked');
-    expect(plan.stderr.match(/could not be listed/g)).toHaveLength(1);
+    await runDeniedListScenario(server(), dir);
   });
 
   it('policies are per namespace: one in the root does not count for a method in team-a, one declared in team-a does', async () => {
