@@ -36,8 +36,8 @@ export interface PolicyCheckInput {
  */
 export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnostics> {
   const diags = new Diagnostics();
-  const references = policyReferences(input.prepared);
-  if (references.length === 0) return diags;
+  const named = namedPolicies(policyReferences(input.prepared));
+  if (named.length === 0) return diags;
   const declared = byCollection(declaredPolicies(input.prepared));
   const deleted = byCollection(input.changes.filter((c) => c.action === 'delete' && c.resourceType === ACL_POLICY_RESOURCE_TYPE).map((c) => c.address));
   const listings = new Map<string, Promise<ListedPolicies>>();
@@ -53,30 +53,32 @@ export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnost
   };
   const skipped = new Set<string>();
   await Promise.all(
-    references.map(async (ref) => {
-      const name = goToLower(ref.name);
-      if (ALWAYS_THERE.has(name)) return;
+    named.map(async ({ cluster, namespace, name, refs }) => {
       // Names are compared as text, never made into addresses: a manifest's or a server's name
       // may be one no address can hold (a "/" in it), and is then simply not there.
-      const collection = aclPolicyCollection(ref.cluster, ref.namespace);
-      if (declared.get(collection.toString())?.has(name)) return;
-      const answer = await listed(ref.cluster, ref.namespace);
+      const collection = aclPolicyCollection(cluster, namespace).toString();
+      if (declared.get(collection)?.has(name)) return;
+      const answer = await listed(cluster, namespace);
       if (answer.kind !== 'listed') {
-        if (!skipped.has(collection.toString())) {
-          skipped.add(collection.toString());
-          diags.add({ severity: 'warning', subject: collection.toString(), message: skipMessage(answer, input.redaction) });
+        if (!skipped.has(collection)) {
+          skipped.add(collection);
+          diags.add({ severity: 'warning', subject: collection, message: skipMessage(answer, input.redaction) });
         }
         return;
       }
       const onServer = answer.names.includes(name);
-      if (onServer && !deleted.get(collection.toString())?.has(name)) return;
-      const known = [...answer.names, ...(declared.get(collection.toString()) ?? [])].filter((n) => n !== 'root');
-      const where = `cluster "${ref.cluster}"${ref.namespace === '' ? '' : `, namespace "${ref.namespace}"`}`;
-      const what = onServer ? `policy "${ref.name}" is deleted by this plan (prune) on ${where}` : `policy "${ref.name}" does not exist on ${where}`;
-      diags.add({
-        severity: input.strict ? 'error' : 'warning',
-        message: `${what}, and no AclPolicy document declares it${didYouMean(name, known)}: a login mapped to it gets nothing from it`,
-        pos: ref.pos(),
+      if (onServer && !deleted.get(collection)?.has(name)) return;
+      const known = [...answer.names, ...(declared.get(collection) ?? [])].filter((n) => n !== 'root');
+      const where = `cluster "${cluster}"${namespace === '' ? '' : `, namespace "${namespace}"`}`;
+      const shown = refs.slice(0, LOCATED_PER_POLICY);
+      shown.forEach((ref, i) => {
+        const what = onServer ? `policy "${ref.name}" is deleted by this plan (prune) on ${where}` : `policy "${ref.name}" does not exist on ${where}`;
+        const more = i === shown.length - 1 && refs.length > shown.length ? `; ${refs.length - shown.length} more places name it too` : '';
+        diags.add({
+          severity: input.strict ? 'error' : 'warning',
+          message: `${what}, and no AclPolicy document declares it${didYouMean(name, known)}: a login mapped to it gets nothing from it${more}`,
+          pos: ref.pos(),
+        });
       });
     }),
   );
@@ -84,6 +86,34 @@ export async function missingPolicies(input: PolicyCheckInput): Promise<Diagnost
   const sorted = new Diagnostics();
   for (const line of [...diags.items].sort(byPosition)) sorted.add(line);
   return sorted;
+}
+
+/**
+ * The places a missing policy is said at: the first few, the last of them counting the rest (a
+ * policy ten thousand users name is one mistake, not ten thousand lines).
+ */
+const LOCATED_PER_POLICY = 3;
+
+/** One policy of one namespace (its stored name, lower case) and every item that names it, in load order. */
+interface NamedPolicy {
+  cluster: string;
+  namespace: string;
+  name: string;
+  refs: PolicyReference[];
+}
+
+/** The references grouped by the policy they name; `default` and `root`, which always exist, left out. */
+function namedPolicies(references: readonly PolicyReference[]): NamedPolicy[] {
+  const groups = new Map<string, NamedPolicy>();
+  for (const ref of references) {
+    const name = goToLower(ref.name);
+    if (ALWAYS_THERE.has(name)) continue;
+    const key = JSON.stringify([ref.cluster, ref.namespace, name]);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { cluster: ref.cluster, namespace: ref.namespace, name, refs: [] }));
+    group.refs.push(ref);
+  }
+  return [...groups.values()];
 }
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {

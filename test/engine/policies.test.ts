@@ -39,8 +39,8 @@ const LDAP = [
   '',
 ].join('\n');
 
-async function check(names: string[] | 'denied', opts: { changes?: Change[]; strict?: boolean; observed?: Record<string, string[]> } = {}) {
-  const docs = await ldapDocs([LDAP]);
+async function check(names: string[] | 'denied', opts: { changes?: Change[]; strict?: boolean; observed?: Record<string, string[]>; manifest?: string } = {}) {
+  const docs = await ldapDocs([opts.manifest ?? LDAP]);
   const { pool, lists } = fakePool(names);
   const prepared = { kinds: [ldapAuthKind], documents: new Map([['LdapAuth', docs]]), desired: new Map([['LdapAuth', ldapAuthKind.desired(docs, ctx)]]) };
   const diags = await missingPolicies({ prepared, pool, observed: opts.observed ?? {}, changes: opts.changes ?? [], strict: opts.strict === true, redaction: new RedactionSet() });
@@ -80,6 +80,14 @@ describe('policies the manifests name that will not exist', () => {
   it('a name no address can hold, listed by the server, is compared as text (no crash)', async () => {
     const { lines } = await check(['default', '${file:/etc/hostname}', 'ops', 'prod-admin', 'prod-admn', 'typo/x']);
     expect(lines).toEqual([expect.stringContaining('policy "typo" does not exist on cluster "default", and no AclPolicy document declares it (did you mean "typo/x"?)')]);
+  });
+
+  it('a policy many items name: the first three places, the third counting the rest', async () => {
+    const users = Array.from({ length: 6 }, (_, i) => `  u${i}: { policies: [gone] }`).join('\n');
+    const { lines } = await check(['default'], { manifest: `apiVersion: lockstep/v1\nkind: LdapAuth\nusers:\n${users}\n` });
+    expect(lines.map((l) => l.split(': warning: ')[0])).toEqual(['f0.yaml:4:20', 'f0.yaml:5:20', 'f0.yaml:6:20']);
+    expect(lines[0]).toMatch(/policy "gone" does not exist .*gets nothing from it$/);
+    expect(lines[2]).toMatch(/gets nothing from it; 3 more places name it too$/);
   });
 
   it('a listing the AclPolicy read made is not made again', async () => {
