@@ -14,7 +14,7 @@ token="demo-root-$(node -e 'console.log(require("crypto").randomBytes(12).toStri
 # cloud examples are only configured, never signed with (they would need real credentials).
 export HSM_PIN="demo-pin-$RANDOM$RANDOM" PROVA_SECRET_KEY="demo-placeholder" PROVB_CLIENT_SECRET="demo-placeholder"
 kms_flags=()
-example_paths=(examples/ldap examples/snapshots examples/managed-keys)
+example_paths=(examples/policies examples/ldap examples/snapshots examples/managed-keys)
 softhsm_lib=$(ls /usr/lib/softhsm/libsofthsm2.so /usr/lib/*/softhsm/libsofthsm2.so /usr/lib64/softhsm/libsofthsm2.so /usr/local/lib/softhsm/libsofthsm2.so 2>/dev/null | head -n 1 || true)
 if command -v softhsm2-util > /dev/null 2>&1 && [ -n "$softhsm_lib" ]; then
   export SOFTHSM2_CONF="$data/softhsm2.conf" LOCKSTEP_KMS_LIBRARIES="softhsm=$softhsm_lib"
@@ -24,7 +24,7 @@ if command -v softhsm2-util > /dev/null 2>&1 && [ -n "$softhsm_lib" ]; then
   kms_flags=(--kms-library "softhsm=$softhsm_lib")
 else
   echo "== skipping examples/managed-keys/pkcs11 (softhsm2 not installed)"
-  example_paths=(examples/ldap examples/snapshots examples/managed-keys/cloud)
+  example_paths=(examples/policies examples/ldap examples/snapshots examples/managed-keys/cloud)
 fi
 # node itself in the background (not the cli function's subshell), so $! is the server's PID.
 node dist/cli.js serve --port "$port" --token "$token" --data "$data" "${kms_flags[@]}" > "$data/serve.log" 2>&1 &

@@ -101,6 +101,7 @@ export interface PlanningFlags {
   allowUnreachablePrimary?: boolean;
   forcePromote?: boolean;
   allowPartial?: boolean;
+  strictPolicies?: boolean;
 }
 
 /** Adds the planning options (after each command's own) to `plan` or `apply`. */
@@ -116,7 +117,8 @@ export function addPlanningOptions(cmd: Command): Command {
     )
     .option('--sync-secrets', 're-send write-only fields of objects that otherwise match')
     .option('--allow-unreachable-primary', 'DR: the unreachable DR members are down, not serving: plan without them (an unplanned failover, or a secondary down)')
-    .option('--force-promote', 'DR: promote with force, skipping the safety checks');
+    .option('--force-promote', 'DR: promote with force, skipping the safety checks')
+    .option('--strict-policies', 'a policy the manifests name (LDAP groups, users, token_policies) that neither the server nor an AclPolicy document has is an error, not a warning');
 }
 
 /** The most requests in flight per cluster `--concurrency N` may fix. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
-import { writeSavedPlan } from '../planfile/planfile.js';
+import { savedWarnings, writeSavedPlan } from '../planfile/planfile.js';
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
 import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import { commentLimitOption } from './comment-limit.js';
@@ -53,7 +53,7 @@ async function planWith(
 ): Promise<number> {
   const { flags, g, output, targets, prune } = ctx;
   const planFlags = planFlagsOf(flags);
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true }));
   await checkWholeSet(paths, run, { ...referenceFlags(g), prune, requireClusters: true, allowPartial: flags.allowPartial === true });
   const failed = run.diagnostics.hasErrors();
   // A plan the engine could not finish is shown only for what it holds (the documents a server
@@ -75,6 +75,8 @@ async function planWith(
       options: { prune, targets: targets.map(String), ...planFlags, ...(flags.allowPartial ? { allowPartial: true } : {}) },
       fingerprints: fingerprintAll(run.observed),
       plan: run.plan,
+      // Files lockstep writes hold no secret, in any field.
+      warnings: output.redaction.redactValue(savedWarnings(run.diagnostics)),
     });
     if (flags.format === 'text') output.out(`Saved the plan to ${flags.out}; run "lockstep apply ${flags.out}" to apply exactly these changes.`);
   }

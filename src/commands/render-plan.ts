@@ -10,7 +10,7 @@ export interface RenderOptions {
   color: boolean;
   /** Most characters of a markdown comment; 0 or absent for no limit. */
   commentLimit?: number;
-  /** What the engine found while planning: carried by `--format json` (`diagnostics[]`). */
+  /** What the engine found while planning: carried by `--format json` (`diagnostics[]`) and the markdown notes. */
   diagnostics?: Diagnostics;
 }
 
@@ -21,6 +21,6 @@ export function renderPlan(plan: Plan, format: PlanFormat, opts: RenderOptions):
     case 'json':
       return renderPlanJson(plan, opts.diagnostics);
     case 'markdown':
-      return renderPlanMarkdown(plan, { maxChars: opts.commentLimit });
+      return renderPlanMarkdown(plan, { maxChars: opts.commentLimit, diagnostics: opts.diagnostics?.items });
   }
 }

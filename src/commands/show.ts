@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { printable } from '../core/text-escape.js';
 import { planDifferences } from '../planfile/compare.js';
-import { readSavedPlan, type SavedPlan } from '../planfile/planfile.js';
+import { readSavedPlan, warningsOf, type SavedPlan } from '../planfile/planfile.js';
 import { formatOption, globalOptions } from './common-options.js';
 import { commentLimitOption } from './comment-limit.js';
 import { cliErrorOf } from './errors.js';
@@ -34,7 +34,10 @@ export function registerShow(program: Command, output: () => Output, exit: (code
       const out = output();
       const saved = await read(file);
       const reviewed = flags.sameAs === undefined ? undefined : await read(flags.sameAs);
-      out.out(renderPlan(saved.plan, flags.format, { color: out.color && g.color, commentLimit: flags.commentLimit }));
+      // As plan printed it: its warnings in the JSON and markdown, and on stderr.
+      const warnings = warningsOf(saved);
+      out.out(renderPlan(saved.plan, flags.format, { color: out.color && g.color, commentLimit: flags.commentLimit, diagnostics: warnings }));
+      for (const line of warnings.format()) out.err(line);
       if (reviewed === undefined) return exit(0);
       const differences = planDifferences(reviewed, saved);
       if (differences.length === 0) return exit(0);

@@ -12,6 +12,7 @@ import type { ClientPool, KindModule, PlanFlags } from '../kinds/kind.js';
 import { orderChanges, selectTargets } from '../order/order.js';
 import type { Prepared } from '../validate/types.js';
 import { missingNamespaces } from './namespaces.js';
+import { missingPolicies } from './policies.js';
 import { UnservedFeatures, type KindInUse } from './unserved.js';
 
 /**
@@ -47,6 +48,8 @@ export interface PlanOptions {
   targets: Address[];
   /** The run's redaction set (Output.redaction). */
   redaction: RedactionSet;
+  /** `--strict-policies`: a policy the manifests name that will not exist is an error, not a warning. */
+  strictPolicies?: boolean;
 }
 
 export async function computePlan(prepared: Prepared, pool: ClientPool, opts: PlanOptions): Promise<PlanRun> {
@@ -106,6 +109,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   changes = selectTargets(orderChanges(changes), opts.targets);
   for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
   notes.push(...writeOnlyNotes(desired, changes));
+  diagnostics.append(await missingPolicies({ prepared, pool, observed, changes, strict: opts.strictPolicies === true, redaction }));
 
   return {
     // The plan is data that is printed and saved: it holds no secret, in whatever field a

@@ -1,7 +1,7 @@
 import type { RedactionSet } from '../core/redaction.js';
 import type { Address } from '../core/address.js';
 import type { ClusterTarget } from '../core/cluster.js';
-import type { Diagnostics } from '../core/diagnostics.js';
+import type { Diagnostics, SourcePos } from '../core/diagnostics.js';
 import type { Change, PlanNote, Refusal, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import type { ClusterClient } from '../client/types.js';
@@ -63,6 +63,20 @@ export interface CheckFinding {
   subject: string;
   message: string;
   address?: Address;
+}
+
+/**
+ * A policy a document names (an LDAP group's `policies`, a config's `token_policies`): where,
+ * for the check that it exists (engine/policies.ts).
+ */
+export interface PolicyReference {
+  cluster: string;
+  /** '' for the root namespace: a login there looks the policy up there. */
+  namespace: string;
+  /** As written (trimmed): the message quotes it. */
+  name: string;
+  /** The manifest position of the item that names it (computed when a warning needs it). */
+  pos: () => SourcePos;
 }
 
 export interface ClientPool {
@@ -128,4 +142,6 @@ export interface KindModule<T = Record<string, unknown>> {
    * (check does not require clusters), so `clients.get` may throw: handle it.
    */
   check?(desired: DesiredState, opts: CheckOptions, clients?: ClientPool): Promise<CheckFinding[]>;
+  /** The policies its documents (valid, placed) name, each where it is written: checked to exist on the server or in the run. */
+  policyReferences?(docs: ReadonlyArray<ResolvedDocument<T>>): PolicyReference[];
 }

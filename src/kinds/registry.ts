@@ -8,6 +8,7 @@ import type { KindModule } from './kind.js';
  */
 const REGISTRY: ReadonlyArray<{ kind: string; load: () => Promise<KindModule> }> = [
   { kind: 'Namespace', load: async () => (await import('./namespace/index.js')).namespaceKind },
+  { kind: 'AclPolicy', load: async () => (await import('./acl-policy/index.js')).aclPolicyKind },
   { kind: 'LdapAuth', load: async () => (await import('./ldap-auth/index.js')).ldapAuthKind },
   { kind: 'SnapshotPolicy', load: async () => (await import('./snapshot-policy/index.js')).snapshotPolicyKind },
   { kind: 'ManagedKey', load: async () => (await import('./managed-key/index.js')).managedKeyKind },

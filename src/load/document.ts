@@ -30,7 +30,13 @@ export interface LoadedDocument {
    * `path` (a line within a block scalar); pos(path) when the source does not hold it there
    * (the value came from a reference, or its quoting split the needle).
    */
-  textPos(path: ValuePath, needle: string, occurrence: number): SourcePos;
+  needlePos(path: ValuePath, needle: string, occurrence: number): SourcePos;
+  /**
+   * Where line `line`, column `column` (1-based) of the text value at `path` is written (a
+   * policy's parse error, inside its block scalar); undefined where the written form does not
+   * map onto the text one to one (a folded or double-quoted value): then say it at pos(path).
+   */
+  textPos(path: ValuePath, line: number, column: number): SourcePos | undefined;
 }
 
 /**

@@ -24,6 +24,6 @@ export class LazyFilePositions {
       const documents = parseAllDocuments(this.#text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
       this.#indexes = documents.map((doc) => new PositionIndex(doc.contents, this.#file, lines, this.#text));
     }
-    return this.#indexes[index] ?? new PositionIndex(undefined, this.#file, new (yamlLibrary().LineCounter)(), '');
+    return this.#indexes[index] ?? new PositionIndex(undefined, this.#file, new (yamlLibrary().LineCounter)(), this.#text);
   }
 }

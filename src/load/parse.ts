@@ -45,7 +45,8 @@ function fastDocuments(values: unknown[], text: string, source: DocumentSource):
       value,
       pos: (path: ValuePath = []) => positions.document(index).valuePos(path),
       keyPos: (path: ValuePath) => positions.document(index).keyPos(path),
-      textPos: (path: ValuePath, needle: string, occurrence: number) => positions.document(index).textPos(path, needle, occurrence),
+      needlePos: (path: ValuePath, needle: string, occurrence: number) => positions.document(index).needlePos(path, needle, occurrence),
+      textPos: (path: ValuePath, line: number, column: number) => positions.document(index).textPos(path, line, column),
     });
   });
   return out;
@@ -121,7 +122,8 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
       value,
       pos: (path: ValuePath = []) => positions.valuePos(path),
       keyPos: (path: ValuePath) => positions.keyPos(path),
-      textPos: (path: ValuePath, needle: string, occurrence: number) => positions.textPos(path, needle, occurrence),
+      needlePos: (path: ValuePath, needle: string, occurrence: number) => positions.needlePos(path, needle, occurrence),
+      textPos: (path: ValuePath, line: number, column: number) => positions.textPos(path, line, column),
     });
   });
   return out;

@@ -1,6 +1,7 @@
 import { access, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Address } from '../core/address.js';
+import { Diagnostics } from '../core/diagnostics.js';
 import type { JsonObject } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../core/plan.js';
 import { savedPlanProblems } from './shape.js';
@@ -33,6 +34,40 @@ export interface SavedPlan {
   /** Address string → fingerprint (or `absent`) of every object read while planning. */
   fingerprints: Record<string, string>;
   plan: Plan;
+  /**
+   * What the plan warned of (a policy that does not exist, at its manifest line), so that
+   * `show` prints the plan as `plan` did. Absent in plans saved by earlier builds.
+   */
+  warnings?: SavedWarning[];
+}
+
+/** One warning of a saved plan: its manifest position or its subject, when it has one. */
+export interface SavedWarning {
+  message: string;
+  subject?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** The warnings of a run, as a saved plan keeps them. */
+export function savedWarnings(diagnostics: Diagnostics): SavedWarning[] {
+  return diagnostics.warnings.map((d) => ({
+    message: d.message,
+    ...(d.subject !== undefined ? { subject: d.subject } : {}),
+    ...(d.pos ? { file: d.pos.file, line: d.pos.line, column: d.pos.column } : {}),
+  }));
+}
+
+/** A saved plan's warnings as diagnostics again. */
+export function warningsOf(saved: Pick<SavedPlan, 'warnings'>): Diagnostics {
+  const diagnostics = new Diagnostics();
+  for (const w of saved.warnings ?? []) {
+    const pos = w.file !== undefined && w.line !== undefined && w.column !== undefined ? { file: w.file, line: w.line, column: w.column } : undefined;
+    // Saved warnings are the manifests' (located, or about an object the manifests name).
+    diagnostics.add({ severity: 'warning', origin: 'manifest', message: w.message, ...(pos ? { pos } : {}), ...(w.subject !== undefined ? { subject: w.subject } : {}) });
+  }
+  return diagnostics;
 }
 
 export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<void> {

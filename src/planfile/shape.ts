@@ -69,7 +69,11 @@ const SAVED_PLAN = strictRecord(
     fingerprints: mapOf('text'),
     plan: PLAN,
   },
-  { manifestPathsRelative: TEXTS, clusterAddresses: mapOf('text') },
+  {
+    manifestPathsRelative: TEXTS,
+    clusterAddresses: mapOf('text'),
+    warnings: listOf(strictRecord({ message: 'text' }, { subject: 'text', file: 'text', line: 'integer', column: 'integer' })),
+  },
 );
 
 /** Every problem of a parsed saved plan (kind and format version already checked). */

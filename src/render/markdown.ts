@@ -1,4 +1,5 @@
 import { formatCount } from '../core/count.js';
+import { formatPos, type Diagnostic } from '../core/diagnostics.js';
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
 import { failoverDiagrams } from './failover-diagram.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
@@ -21,6 +22,11 @@ export const MIN_COMMENT_LIMIT = 2_000;
 export interface MarkdownOptions {
   /** Most characters (UTF-16 code units) the comment may hold; 0 or absent for no limit. */
   maxChars?: number;
+  /**
+   * What the engine found while planning (a policy that does not exist, at its manifest line):
+   * shown with the notes, so a reviewer reading the comment sees it too.
+   */
+  diagnostics?: readonly Diagnostic[];
 }
 
 /**
@@ -59,7 +65,7 @@ const NOTICE_ROOM = 1_200;
  * `lockstep plan`.
  */
 export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
-  const parts = planParts(plan);
+  const parts = planParts(plan, opts.diagnostics ?? []);
   const render = (kept: (part: Part) => ReadonlySet<number> | 'all'): string =>
     DISPLAY_ORDER.map((p) => renderSection(parts[p], kept(p)))
       .filter((t) => t !== '')
@@ -113,7 +119,7 @@ function mustSee(c: Change): boolean {
 type Part = 'heading' | 'table' | 'destructive' | 'diagrams' | 'details' | 'unmanaged' | 'notes';
 const DISPLAY_ORDER: readonly Part[] = ['heading', 'table', 'destructive', 'diagrams', 'details', 'unmanaged', 'notes'];
 
-function planParts(plan: Plan): Record<Part, Section> {
+function planParts(plan: Plan, diagnostics: readonly Diagnostic[]): Record<Part, Section> {
   const none: Section = { head: [], items: [], joiner: '\n', more: () => '' };
   const destructive = plan.changes.filter((c) => c.destructive);
   const n = destructive.length;
@@ -175,11 +181,14 @@ function planParts(plan: Plan): Record<Part, Section> {
             more: (k) => `- … and ${k} more`,
           },
     notes:
-      plan.notes.length === 0
+      plan.notes.length === 0 && diagnostics.length === 0
         ? none
         : {
             head: ['**Notes**', ''],
-            items: plan.notes.map((n) => ({ text: renderNote(n), priority: n.severity === 'warning' ? PRIORITY.mustSee : PRIORITY.info })),
+            items: [
+              ...diagnostics.map((d) => ({ text: renderDiagnostic(d), priority: PRIORITY.mustSee })),
+              ...plan.notes.map((n) => ({ text: renderNote(n), priority: n.severity === 'warning' ? PRIORITY.mustSee : PRIORITY.info })),
+            ],
             joiner: '\n',
             more: (k) => `- … and ${k} more`,
           },
@@ -256,6 +265,13 @@ function diffField(f: FieldLine): string[] {
 function renderNote(n: PlanNote): string {
   const label = n.severity === 'warning' ? ':warning: warning' : 'note';
   return `- ${label}: ${n.address ? `${code(String(n.address))}: ` : ''}${code(n.message)}`;
+}
+
+/** A diagnostic as a note: where (a manifest position, or the object) and the message, both code. */
+function renderDiagnostic(d: Diagnostic): string {
+  const label = d.severity === 'warning' ? ':warning: warning' : ':x: error';
+  const where = d.pos ? formatPos(d.pos) : d.subject;
+  return `- ${label}: ${where === undefined ? '' : `${code(where)}: `}${code(d.message)}`;
 }
 
 /** An inline code span that survives backticks in the text (text-escape.ts markdownCode). */

@@ -33,7 +33,7 @@ export async function checkCertificates(
     if (!Array.isArray(certificates)) continue;
     certificates.forEach((certificate, i) => {
       const which = certificates.length > 1 ? `certificate ${i + 1} of ${certificates.length}` : 'the certificate';
-      const pos = doc.source.textPos(path, CERTIFICATE_BEGIN, i);
+      const pos = doc.source.needlePos(path, CERTIFICATE_BEGIN, i);
       for (const problem of certificateProblems(certificate, now)) {
         const { severity, advice } = verdict(problem, acknowledged, () => acknowledgeable(doc.kind));
         const message = `${which} (${certificateName(certificate)}) ${describeCertificateProblem(problem)}${advice}`;

@@ -29,7 +29,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   kinds: ['core', 'adapters', 'check', 'client', 'diff', 'load', 'values'],
   validate: ['core', 'kinds', 'load', 'values'],
   // Plans from prepared manifests and live state, problems as diagnostics; prints nothing.
-  engine: ['core', 'diff', 'order', 'kinds', 'load', 'validate', 'values'],
+  engine: ['core', 'client', 'diff', 'order', 'kinds', 'load', 'validate', 'values'],
   commands: ['core', 'adapters', 'load', 'client', 'diff', 'order', 'render', 'planfile', 'apply', 'check', 'kinds', 'validate', 'engine', 'server', 'values'],
   server: ['adapters', 'values'],
   '.': ['commands', 'core'],

@@ -46,7 +46,8 @@ describe('the engine returns diagnostics', () => {
   });
 
   it('a clean plan in JSON carries an empty diagnostics list', async () => {
-    const m = await tree({ 'a.yaml': IN_NAMESPACE.replace('namespace: nowhere\n', '') });
+    // `default` is a policy every namespace has: no warning that it does not exist.
+    const m = await tree({ 'a.yaml': IN_NAMESPACE.replace('namespace: nowhere\n', '').replace('[admin]', '[default]') });
     const r = await runCli(['plan', m, '--format', 'json'], { env: server().env });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);

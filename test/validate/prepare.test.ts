@@ -49,7 +49,7 @@ describe('envelope and schema', () => {
     expect(lines).toEqual([
       'a.yaml:1:1: error: missing required field "apiVersion"',
       'a.yaml:3:13: error: apiVersion: must be "lockstep/v1"',
-      'a.yaml:7:7: error: kind: unknown kind "LdapAuht" (did you mean "LdapAuth"?); known kinds: Cluster, Namespace, LdapAuth, SnapshotPolicy, ManagedKey, DrReplication',
+      'a.yaml:7:7: error: kind: unknown kind "LdapAuht" (did you mean "LdapAuth"?); known kinds: Cluster, Namespace, AclPolicy, LdapAuth, SnapshotPolicy, ManagedKey, DrReplication',
       'a.yaml:9:1: error: a document must be a mapping with apiVersion and kind',
     ]);
   });

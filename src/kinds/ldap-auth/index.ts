@@ -3,6 +3,7 @@ import { LDAP_RESOURCE_TYPES } from './addresses.js';
 import { exportLdapAuth } from './export.js';
 import { warnUndefinedLocalGroups } from './local-groups.js';
 import { desiredLdapAuth } from './normalise.js';
+import { ldapPolicyReferences } from './policy-names.js';
 import { readLdapAuth } from './read.js';
 import { settleNameCase } from './name-case.js';
 import { validateLdapAuth } from './rules.js';
@@ -24,6 +25,7 @@ export const ldapAuthKind: KindModule = {
   reviewAgainstLive: warnUndefinedLocalGroups,
   apply: applyLdapChange,
   export: exportLdapAuth,
+  policyReferences: ldapPolicyReferences,
   // Loaded on use: the LDAP client library is only needed by `check`.
   check: async (desired, opts) => (await import('./check.js')).checkLdapAuth(desired, opts),
 };

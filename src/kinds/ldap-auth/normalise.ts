@@ -9,7 +9,8 @@ import { desiredConfigAttrs } from './config-form.js';
 import { groupByMount, type MountGroup } from './mounts.js';
 import { LDAP_SECRET_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
 import { asLdapDocuments, LDAP_METHOD_TYPE, type LdapAuthDocument } from './types.js';
-import { canonicalName, normaliseGroupList, normalisePolicies } from './values.js';
+import { policyDependencies } from './policy-names.js';
+import { canonicalName, normaliseGroupList, normalisePolicies, normaliseTokenPolicies } from './values.js';
 import { goToLower } from '../../values/index.js';
 
 export { normaliseLiveConfig, ldapConfigDefaults } from './config-form.js';
@@ -40,7 +41,7 @@ const USER_DELETE_LOSES = "deleting the user takes its policies and local groups
 function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   const addresses = ldapMountAddresses(group.cluster, group.namespace, group.mount);
   const mount = desiredAuthMount(group, LDAP_METHOD_TYPE);
-  const config = group.configDoc ? desiredConfig(group.configDoc, addresses) : undefined;
+  const config = group.configDoc ? desiredConfig(group, group.configDoc, addresses) : undefined;
   // Groups and users need the method enabled and, when managed, configured first.
   const parent = config ? config.address : mount.address;
   // Without a managed config the server's case rule decides: names stay as declared until the
@@ -61,8 +62,9 @@ function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   };
 }
 
-function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): DesiredResource {
+function desiredConfig(group: MountGroup, doc: LdapAuthDocument, addresses: LdapMountAddresses): DesiredResource {
   const config = doc.data.config ?? {};
+  const tokenPolicies = [...normaliseTokenPolicies(config['token_policies']), ...normaliseTokenPolicies(config['policies'])];
   // Unset ones go empty: the service keeps a field a write leaves out (path_config.go reads the
   // stored config first), so a bindpass dropped from the manifest is only cleared by sending "".
   const writeOnly = writeOnlyValues(config, LDAP_WRITE_ONLY_FIELDS, doc.data.managedElsewhere);
@@ -72,7 +74,8 @@ function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): De
     attrs: desiredConfigAttrs(config),
     writeOnly,
     sensitiveFields: [...LDAP_SECRET_FIELDS].sort(),
-    dependsOn: [addresses.mount],
+    // The policies it names are written first (when the plan writes them).
+    dependsOn: [addresses.mount, ...policyDependencies(group.cluster, group.namespace, tokenPolicies)],
     // Stored as given, applied as a set: a change of case, order or repeats only is no drift.
     comparedAs: { token_policies: 'policySet', policies: 'policySet' },
   };
@@ -80,18 +83,21 @@ function desiredConfig(doc: LdapAuthDocument, addresses: LdapMountAddresses): De
 
 function desiredGroups(group: MountGroup, addresses: LdapMountAddresses, parent: Address, caseSensitive: boolean): DesiredResource[] {
   return group.docs.flatMap((doc) =>
-    Object.entries(doc.data.groups ?? {}).map(([name, entry]) => ({
-      address: addresses.group(canonicalName(name, caseSensitive)),
-      resourceType: LDAP_RESOURCE_TYPES.group,
-      attrs: { policies: normalisePolicies(entry?.policies) },
-      writeOnly: {},
-      sensitiveFields: [],
-      dependsOn: [parent],
-    })),
+    Object.entries(doc.data.groups ?? {}).map(([name, entry]) => {
+      const policies = normalisePolicies(entry?.policies);
+      return {
+        address: addresses.group(canonicalName(name, caseSensitive)),
+        resourceType: LDAP_RESOURCE_TYPES.group,
+        attrs: { policies },
+        writeOnly: {},
+        sensitiveFields: [],
+        dependsOn: [parent, ...policyDependencies(group.cluster, group.namespace, policies)],
+      };
+    }),
   );
 }
 
-/** Users depend on the declared groups they list, so those are written first. */
+/** Users depend on the declared groups and the policies they list, so those are written first. */
 function desiredUsers(
   group: MountGroup,
   addresses: LdapMountAddresses,
@@ -106,7 +112,8 @@ function desiredUsers(
     for (const name of Object.keys(declared)) {
       const entry = declared[name];
       const groups = normaliseGroupList(entry?.groups, caseSensitive);
-      const dependsOn = [parent];
+      const policies = normalisePolicies(entry?.policies);
+      const dependsOn = [parent, ...policyDependencies(group.cluster, group.namespace, policies)];
       for (const g of groups) {
         const dep = declaredGroups.get(g) ?? (group.configDoc ? undefined : declaredGroups.get(goToLower(g)));
         if (dep) dependsOn.push(dep);
@@ -114,7 +121,7 @@ function desiredUsers(
       users.push({
         address: addresses.user(canonicalName(name, caseSensitive)),
         resourceType: LDAP_RESOURCE_TYPES.user,
-        attrs: { policies: normalisePolicies(entry?.policies), groups },
+        attrs: { policies, groups },
         writeOnly: {},
         sensitiveFields: [],
         dependsOn,

@@ -18,7 +18,7 @@ export function loadedDocument(value: unknown, file = 'dr.yaml'): LoadedDocument
     if (!lines.has(key)) lines.set(key, lines.size + 1);
     return { file, line: lines.get(key)!, column: 1 + path.length };
   };
-  return { file, absoluteFile: `/work/${file}`, index: 0, value, pos, keyPos: pos, textPos: (path) => pos(path) };
+  return { file, absoluteFile: `/work/${file}`, index: 0, value, pos, keyPos: pos, needlePos: (path) => pos(path), textPos: () => undefined };
 }
 
 export interface DocSpec {

@@ -88,7 +88,8 @@ describe('desired ldap.config', () => {
     expect(Object.keys(config.attrs).sort()).toEqual(LDAP_CONFIG_FIELDS.filter((f) => !['bindpass', 'client_tls_cert', 'client_tls_key', 'policies'].includes(f)).sort());
     expect(config.resourceType).toBe('ldap.config');
     expect(config.sensitiveFields).toEqual(['bindpass', 'client_tls_key']);
-    expect(config.dependsOn.map(String)).toEqual(['default:sys/auth/ldap']);
+    // After the mount, and after the policies token_policies names (when the plan writes them).
+    expect(config.dependsOn.map(String)).toEqual(['default:sys/auth/ldap', 'default:sys/policies/acl/dev', 'default:sys/policies/acl/default']);
     const bindpass = config.writeOnly.bindpass as Secret;
     expect(isSecret(bindpass) && bindpass.reveal()).toBe('pw');
     // #14.3: the write-only fields it does not set are sent empty (cleared).
@@ -154,7 +155,7 @@ describe('groups, users, mount and collections', () => {
     const alice = map.get('default:team-a/auth/corp/users/alice')!;
     expect(alice.resourceType).toBe('ldap.user');
     expect(alice.attrs).toEqual({ policies: ['dev'], groups: ['admins', 'ldap-only'] });
-    expect(alice.dependsOn.map(String)).toEqual(['default:team-a/auth/corp/config', 'default:team-a/auth/corp/groups/admins']);
+    expect(alice.dependsOn.map(String)).toEqual(['default:team-a/auth/corp/config', 'default:team-a/sys/policies/acl/dev', 'default:team-a/auth/corp/groups/admins']);
     expect(collections).toEqual([
       { address: new Address('default', 'team-a/auth/corp/groups'), memberType: 'ldap.group', prune: false, deleteLoses: expect.stringContaining('takes its policies from every member') },
       { address: new Address('default', 'team-a/auth/corp/users'), memberType: 'ldap.user', prune: false, deleteLoses: expect.stringContaining('takes its policies and local groups') },
