@@ -7,7 +7,7 @@ import type { Plan } from '../core/plan.js';
 import { locateManifests, movedClusters, readSavedPlan, samePlan, staleAddresses, type SavedPlan } from '../planfile/planfile.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
-import { addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
+import { accessReviewOption, addPlanningOptions, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError, cliErrorOf } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
@@ -29,7 +29,8 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
     .description('make the live servers match the manifests (or carry out a saved plan)')
     .argument('<paths...>', 'manifest files or directories, or one saved plan file')
     .option('--auto-approve', 'apply without asking (required when not on a terminal)')
-    .option('--allow-destructive', 'allow actions that wipe or orphan data');
+    .option('--allow-destructive', 'allow actions that wipe or orphan data')
+    .addOption(accessReviewOption());
   addPlanningOptions(command).action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
     exit(await runApply(paths, flags, globalOptions(cmd), output()));
   });
@@ -61,7 +62,7 @@ async function applyWith(
   ctx: { flags: ApplyFlags; g: GlobalOptions; output: Output; targets: ReturnType<typeof parseTargets>; planFlags: PlanFlags; paths: string[]; prune: boolean; allowPartial: boolean },
 ): Promise<number> {
   const { flags, g, output, targets, planFlags } = ctx;
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, accessReview: flags.accessReview }));
   await checkWholeSet(ctx.paths, run, { ...referenceFlags(g), prune: ctx.prune, requireClusters: true, allowPartial: ctx.allowPartial });
   refuseOnErrors(run, output, 'nothing was changed');
   if (saved) refuseStale(saved, run);

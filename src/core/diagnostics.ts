@@ -39,6 +39,11 @@ export class Diagnostics {
     this.items.push({ severity: 'error', message, subject: String(subject) });
   }
 
+  /** A warning about an object the plan names, not a manifest line. */
+  warningAbout(subject: { toString(): string }, message: string): void {
+    this.items.push({ severity: 'warning', message, subject: String(subject) });
+  }
+
   add(d: Diagnostic): void {
     this.items.push(d);
   }

@@ -1,3 +1,4 @@
+import { calledOutFirst, type AccessChange, type AccessReviewMode } from '../core/access.js';
 import { Address, AddressMap } from '../core/address.js';
 import { Diagnostics } from '../core/diagnostics.js';
 import type { JsonValue } from '../core/json.js';
@@ -45,6 +46,8 @@ export interface PlanOptions {
   targets: Address[];
   /** The run's redaction set (Output.redaction). */
   redaction: RedactionSet;
+  /** Whether the access review reads the directories; `auto` when absent. */
+  accessReview?: AccessReviewMode;
 }
 
 export async function computePlan(prepared: Prepared, pool: ClientPool, opts: PlanOptions): Promise<PlanRun> {
@@ -100,6 +103,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   changes = selectTargets(orderChanges(changes), opts.targets);
   for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
   notes.push(...writeOnlyNotes(desired, changes));
+  const accessChanges = await reviewAccess(kindsInUse, { observed, changes }, opts.accessReview ?? 'auto', diagnostics, redaction);
 
   return {
     // The plan is data that is printed and saved: it holds no secret, in whatever field a
@@ -109,12 +113,43 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
       changes,
       unmanaged: unmanaged.sort((a, b) => Address.compare(a.address, b.address)),
       notes,
+      ...(accessChanges ? { accessChanges } : {}),
     }),
     diagnostics,
     observed,
     desired,
     redaction,
   };
+}
+
+/**
+ * The access review of the plan's changes (kinds with reviewAccess: who gains or loses which
+ * policy at login); undefined when no method was reviewed. A method whose directory cannot be
+ * read is one warning saying why (an error with `require`); the plan stands either way.
+ */
+async function reviewAccess(
+  kinds: ReadonlyArray<{ kind: KindModule; state: DesiredState }>,
+  planned: { observed: Record<string, JsonValue | null>; changes: readonly Change[] },
+  mode: AccessReviewMode,
+  diagnostics: Diagnostics,
+  redaction: RedactionSet,
+): Promise<AccessChange[] | undefined> {
+  if (mode === 'off' || planned.changes.length === 0) return undefined;
+  let reviewed = 0;
+  const accessChanges: AccessChange[] = [];
+  for (const { kind, state } of kinds) {
+    if (!kind.reviewAccess) continue;
+    const types = new Set(kind.resourceTypes);
+    const result = await kind.reviewAccess({ desired: state, observed: planned.observed, changes: planned.changes.filter((c) => types.has(c.resourceType)) });
+    reviewed += result.reviewed.length;
+    accessChanges.push(...result.accessChanges);
+    for (const { method, reason } of result.skipped) {
+      const why = scrub(reason, redaction);
+      if (mode === 'require') diagnostics.errorAbout(method, `access review failed (--access-review require): ${why}`);
+      else diagnostics.warningAbout(method, `access review skipped: ${why}`);
+    }
+  }
+  return reviewed > 0 ? calledOutFirst(accessChanges) : undefined;
 }
 
 /** The kinds the manifests use, with their desired states. */

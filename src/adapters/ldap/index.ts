@@ -10,7 +10,7 @@ export {
   type LdapConnection,
   type LdapTlsSettings,
 } from './connect.js';
-export { searchEntries, attributeValues, type LdapEntry } from './search.js';
+export { searchEntries, attributeValues, type LdapEntry, type SearchSpec } from './search.js';
 export {
   DEFAULT_GROUP_FILTER,
   DEFAULT_USER_FILTER,
@@ -23,8 +23,10 @@ export { escapeDnValue, parseDn, groupNameOf } from './dn.js';
 export { groupNamesOf } from './groups.js';
 export { describeError, isNoSuchObject } from './errors.js';
 export {
+  derivedBindDn,
   ldapGroupsOf,
   LoginStepError,
+  searchedBindDn,
   searchesForUser,
   userBindDn,
   userEntryDn,

@@ -61,16 +61,27 @@ export function userFilterValues(s: Pick<LoginDirectorySettings, 'upndomain' | '
  * Throws on any failure (the login answers them all as one failed user bind).
  */
 export async function userBindDn(client: Client, s: LoginDirectorySettings, username: string): Promise<string> {
-  if (searchesForUser(s)) {
-    await client.bind(s.binddn, s.bindpass);
-    const filter = renderFilterTemplate(s.userfilter || DEFAULT_USER_FILTER, userFilterValues(s, username));
-    const entries = await searchEntries(client, { base: s.userdn, filter, attributes: ['1.1'], deref: s.dereference_aliases });
-    const [only] = entries;
-    if (entries.length !== 1 || !only) throw new Error('LDAP search for binddn 0 or not unique');
-    return only.dn;
-  }
+  if (!searchesForUser(s)) return derivedBindDn(s, username);
+  await client.bind(s.binddn, s.bindpass);
+  return searchedBindDn(client, s, username);
+}
+
+/**
+ * The search of GetUserBindDN's search mode, on a connection already bound as binddn: a
+ * LoginStepError when no entry or several match, the search's own error otherwise.
+ */
+export async function searchedBindDn(client: Client, s: LoginDirectorySettings, username: string): Promise<string> {
+  const filter = renderFilterTemplate(s.userfilter || DEFAULT_USER_FILTER, userFilterValues(s, username));
+  const entries = await searchEntries(client, { base: s.userdn, filter, attributes: ['1.1'], deref: s.dereference_aliases });
+  const [only] = entries;
+  if (entries.length !== 1 || !only) throw new LoginStepError('LDAP search for binddn 0 or not unique');
+  return only.dn;
+}
+
+/** GetUserBindDN without a search: `user@upndomain`, or `<userattr>=<user>,<userdn>`. */
+export function derivedBindDn(s: LoginDirectorySettings, username: string): string {
   if (s.upndomain) return `${escapeDnValue(username)}@${s.upndomain}`;
-  if (!s.userdn) throw new Error('cannot derive the user bind DN from the configuration');
+  if (!s.userdn) throw new LoginStepError('cannot derive the user bind DN from the configuration');
   return `${s.userattr}=${escapeDnValue(username)},${s.userdn}`;
 }
 
