@@ -3,7 +3,7 @@ import { formatCount } from '../core/count.js';
 import { printable } from './vocabulary.js';
 
 /** Users named per line before the rest are counted: a review line stays readable. */
-export const NAMES_SHOWN = 10;
+const NAMES_SHOWN = 10;
 
 export const ACCESS_HEADING = 'Access review (directory users whose login gains or loses a policy):';
 export const NO_ACCESS_CHANGES = 'Access review: no directory user gains or loses a policy.';

@@ -10,7 +10,7 @@ export {
   type LdapConnection,
   type LdapTlsSettings,
 } from './connect.js';
-export { searchEntries, attributeValues, type LdapEntry, type SearchSpec } from './search.js';
+export { searchEntries, attributeValues, type LdapEntry } from './search.js';
 export {
   DEFAULT_GROUP_FILTER,
   DEFAULT_USER_FILTER,
@@ -31,7 +31,6 @@ export {
   userBindDn,
   userEntryDn,
   userFilterValues,
-  type LdapGroupsFound,
   type LoginDirectorySettings,
 } from './login-directory.js';
-export { canonicalName, loginPolicies, ROOT_REFUSED, type LocalUserMapping, type PolicySettings } from './login-policies.js';
+export { canonicalName, loginPolicies, type LocalUserMapping, type PolicySettings } from './login-policies.js';
