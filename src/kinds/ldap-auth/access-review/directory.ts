@@ -5,7 +5,7 @@
  * with anonymous_group_search, as the login does). No user password is known, so no user bind:
  * a user is one the login's user search (or derived DN) finds.
  */
-import { escapeFilter, FilterParser } from 'ldapts';
+import { escapeFilter, FilterParser, ResultCodeError } from 'ldapts';
 import {
   attributeValues,
   connectFirst,
@@ -62,18 +62,52 @@ export async function directoryUsers(connection: DirectoryConnectionSettings, s:
   }
 }
 
-/** The entries a login could find: under userdn, by the userfilter with any name (search mode), else by the derived DN's form. */
+/**
+ * The entries a login could find: under userdn, by the userfilter with any name (search mode),
+ * else by the derived DN's form. Paged; when the directory's size limit stops a search (it
+ * counts every page), the search is split by the name's first characters, then the next ones,
+ * each part small enough, so the limit is kept and no user is left out.
+ */
 async function enumerate(conn: LdapConnection, s: LoginDirectorySettings): Promise<LdapEntry[]> {
   const attribute = s.upndomain ? 'userPrincipalName' : s.userattr;
-  return searchEntries(conn.client, {
-    base: s.userdn,
-    // A derived DN is `<userattr>=<name>,<userdn>`: one level below userdn.
-    scope: searchesForUser(s) || s.upndomain ? 'sub' : 'one',
-    filter: enumerationFilter(s),
-    attributes: [attribute],
-    deref: s.dereference_aliases,
-    pageSize: PAGE_SIZE,
-  });
+  const all = enumerationFilter(s);
+  const search = (filter: string) =>
+    searchEntries(conn.client, {
+      base: s.userdn,
+      // A derived DN is `<userattr>=<name>,<userdn>`: one level below userdn.
+      scope: searchesForUser(s) || s.upndomain ? 'sub' : 'one',
+      filter,
+      attributes: [attribute],
+      deref: s.dereference_aliases,
+      pageSize: PAGE_SIZE,
+    });
+  const within = async (prefix: string): Promise<LdapEntry[]> => {
+    const startsWith = (p: string) => `(${attribute}=${escapeFilter`${p}`}*)`;
+    try {
+      return await search(prefix === '' ? all : `(&${all}${startsWith(prefix)})`);
+    } catch (err) {
+      if (!isSizeLimit(err)) throw err;
+    }
+    const parts: LdapEntry[] = [];
+    for (const c of NAME_CHARACTERS) parts.push(...(await within(prefix + c)));
+    // What no part holds: the prefix itself, or names going on with another character.
+    const rest = `(&${all}${prefix === '' ? '' : startsWith(prefix)}(!(|${[...NAME_CHARACTERS].map((c) => startsWith(prefix + c)).join('')})))`;
+    try {
+      parts.push(...(await search(rest)));
+    } catch (err) {
+      if (!isSizeLimit(err)) throw err;
+      throw new Error(`the directory's size limit stops the search for users under ${s.userdn}${prefix ? ` whose ${attribute} starts with "${prefix}"` : ''} even in parts`);
+    }
+    return parts;
+  };
+  return within('');
+}
+
+/** The characters a part of the enumeration adds to its prefix (substring matching of names ignores case). */
+const NAME_CHARACTERS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+function isSizeLimit(err: unknown): boolean {
+  return err instanceof ResultCodeError && err.code === 4;
 }
 
 /**
