@@ -124,5 +124,8 @@ describe('reviewLdapAccess (the directory given)', () => {
     expect(none.skipped).toEqual([{ method, reason: expect.stringContaining('bind password is not in the manifests') }]);
     const down = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed, changes: [groupChange] }, () => Promise.reject(new Error('connection refused')));
     expect(down).toEqual({ reviewed: [], accessChanges: [], skipped: [{ method, reason: 'connection refused' }] });
+    // A method configured on neither side logs nobody in before or after: nothing to read.
+    const unconfigured = await reviewLdapAccess({ desired: { resources: [], collections: [] }, observed: { 'east:auth/ldap/config': null }, changes: [groupChange] }, () => Promise.reject(new Error('not called')));
+    expect(unconfigured).toEqual({ reviewed: [], accessChanges: [], skipped: [] });
   });
 });

@@ -25,6 +25,8 @@ export async function reviewLdapAccess(input: AccessReviewInput, read: Directory
     const changes = input.changes.filter((c) => c.address.isWithin(method));
     const before = mappingsBefore(method, input.observed);
     const after = mappingsAfter(method, before, changes);
+    // Configured on neither side: no login succeeds before or after (the service answers "not configured"), nothing to say.
+    if (!before.config && !after.config) continue;
     try {
       result.accessChanges.push(...(await reviewMethod(method, before, after, input.desired, read)));
       result.reviewed.push(method);
