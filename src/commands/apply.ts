@@ -8,7 +8,7 @@ import { locateManifests, movedClusters, readSavedPlan, samePlan, staleAddresses
 import { applyToJson, type ApplyRecord } from '../render/apply-json.js';
 import { renderApplyProgress, renderApplyReport } from '../render/apply-report.js';
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
-import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
+import { accessReviewOption, addPlanningOptions, formatOption, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError, cliErrorOf } from './errors.js';
 import { manifestDigest } from './manifest-digest.js';
 import { printJson, type Output } from './output.js';
@@ -32,7 +32,8 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
     .argument('<paths...>', 'manifest files or directories, or one saved plan file')
     .option('--auto-approve', 'apply without asking (required when not on a terminal)')
     .option('--allow-destructive', 'allow actions that wipe or orphan data, or take access away (a pruned LDAP user or group)')
-    .addOption(formatOption(['text', 'json']));
+    .addOption(formatOption(['text', 'json']))
+    .addOption(accessReviewOption());
   addPlanningOptions(command).action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
     const g = globalOptions(cmd);
     exit(flags.format === 'json' ? await applyAsJson(paths, flags, g, output()) : await runApply(paths, flags, g, output(), undefined));
@@ -99,7 +100,7 @@ async function applyWith(
   },
 ): Promise<number> {
   const { flags, g, output, json, targets, planFlags } = ctx;
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true, accessReview: flags.accessReview }));
   await checkWholeSet(ctx.paths, run, { ...referenceFlags(g), prune: ctx.prune, requireClusters: true, allowPartial: ctx.allowPartial });
   if (json) {
     json.plan = run.plan;

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { ACCESS_REVIEW_MODES, type AccessReviewMode } from '../core/access.js';
 import type { PlanFlags } from '../kinds/kind.js';
 import { durationSeconds } from '../values/index.js';
 import { RunDeadline } from '../client/deadline.js';
@@ -102,6 +103,18 @@ export interface PlanningFlags {
   forcePromote?: boolean;
   allowPartial?: boolean;
   strictPolicies?: boolean;
+  /** plan and apply only (accessReviewOption). */
+  accessReview?: AccessReviewMode;
+}
+
+/** `--access-review`: whether plan and apply read the directories for the access review. */
+export function accessReviewOption(): Option {
+  return new Option(
+    '--access-review <mode>',
+    'read the directory to show which users gain or lose which policies at login: auto (a warning when it cannot), require (an error when it cannot) or off',
+  )
+    .choices([...ACCESS_REVIEW_MODES])
+    .default('auto');
 }
 
 /** Adds the planning options (after each command's own) to `plan` or `apply`. */

@@ -22,7 +22,7 @@ export function registerGraph(program: Command, output: () => Output, exit: (cod
     const out = output();
     const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune: flags.prune === true, requireClusters: true }, out);
     const run = await withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel }, out, (pool) => {
-      const plan = computePlan(prepared, pool, { flags: planFlagsOf(flags), targets: parseTargets(flags.target), redaction: out.redaction, strictPolicies: flags.strictPolicies === true });
+      const plan = computePlan(prepared, pool, { flags: planFlagsOf(flags), targets: parseTargets(flags.target), redaction: out.redaction, strictPolicies: flags.strictPolicies === true, accessReview: 'off' });
       return withRequestProgress(out, () => pool.requestCount, plan);
     });
     refuseOnErrors(run, out, 'no graph was drawn');

@@ -4,7 +4,7 @@ import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { savedWarnings, writeSavedPlan } from '../planfile/planfile.js';
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
-import { addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
+import { accessReviewOption, addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import { commentLimitOption } from './comment-limit.js';
 import { manifestDigest } from './manifest-digest.js';
 import type { Output } from './output.js';
@@ -30,7 +30,8 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
     .addOption(formatOption())
     .addOption(commentLimitOption())
     .option('--detailed-exitcode', 'exit 2 when there are changes or unmanaged objects (the drift check)')
-    .option('--ignore-unmanaged', 'with --detailed-exitcode: unmanaged objects alone do not count as drift');
+    .option('--ignore-unmanaged', 'with --detailed-exitcode: unmanaged objects alone do not count as drift')
+    .addOption(accessReviewOption());
   addPlanningOptions(command).action(async (paths: string[], flags: PlanCommandFlags, cmd: Command) => {
     exit(await runPlan(paths, flags, globalOptions(cmd), output()));
   });
@@ -53,7 +54,7 @@ async function planWith(
 ): Promise<number> {
   const { flags, g, output, targets, prune } = ctx;
   const planFlags = planFlagsOf(flags);
-  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true }));
+  const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true, accessReview: flags.accessReview }));
   await checkWholeSet(paths, run, { ...referenceFlags(g), prune, requireClusters: true, allowPartial: flags.allowPartial === true });
   const failed = run.diagnostics.hasErrors();
   // A plan the engine could not finish is shown only for what it holds (the documents a server

@@ -56,6 +56,11 @@ export class Diagnostics {
     this.items.push({ severity: 'error', origin, message, subject: String(subject) });
   }
 
+  /** A warning about an object the plan names, not a manifest line. */
+  warningAbout(subject: { toString(): string }, message: string, origin: DiagnosticOrigin = 'server'): void {
+    this.items.push({ severity: 'warning', origin, message, subject: String(subject) });
+  }
+
   add(d: Diagnostic): void {
     this.items.push(d);
   }

@@ -1,3 +1,4 @@
+import type { AccessChange } from './access.js';
 import type { Address } from './address.js';
 import type { JsonObject } from './json.js';
 
@@ -103,6 +104,11 @@ export interface Plan {
   changes: Change[];
   unmanaged: Unmanaged[];
   notes: PlanNote[];
+  /**
+   * The access review (who gains or loses which policy at login), by method then policy;
+   * absent when none ran (no change that decides a login's policies, or `--access-review off`).
+   */
+  accessChanges?: AccessChange[];
 }
 
 export interface PlanSummary {

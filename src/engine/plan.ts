@@ -1,3 +1,4 @@
+import { calledOutFirst, type AccessChange, type AccessReviewMode } from '../core/access.js';
 import { Address, AddressMap } from '../core/address.js';
 import { didYouMean } from '../core/suggest.js';
 import { Diagnostics, type DiagnosticOrigin } from '../core/diagnostics.js';
@@ -50,6 +51,8 @@ export interface PlanOptions {
   redaction: RedactionSet;
   /** `--strict-policies`: a policy the manifests name that will not exist is an error, not a warning. */
   strictPolicies?: boolean;
+  /** Whether the access review reads the directories; `auto` when absent. */
+  accessReview?: AccessReviewMode;
 }
 
 export async function computePlan(prepared: Prepared, pool: ClientPool, opts: PlanOptions): Promise<PlanRun> {
@@ -110,6 +113,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
   notes.push(...writeOnlyNotes(desired, changes));
   diagnostics.append(await missingPolicies({ prepared, pool, observed, changes, strict: opts.strictPolicies === true, redaction }));
+  const accessChanges = await reviewAccess(kindsInUse, { observed, changes }, opts.accessReview ?? 'auto', diagnostics, redaction);
 
   return {
     // The plan is data that is printed and saved: it holds no secret, in whatever field a
@@ -119,12 +123,44 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
       changes,
       unmanaged: unmanaged.sort((a, b) => Address.compare(a.address, b.address)),
       notes,
+      ...(accessChanges ? { accessChanges } : {}),
     }),
     diagnostics,
     observed,
     desired,
     redaction,
   };
+}
+
+/**
+ * The access review of the plan's changes (kinds with reviewAccess: who gains or loses which
+ * policy at login); undefined when no method was reviewed. A method whose directory cannot be
+ * read is one warning saying why (an error with `require`); the plan stands either way.
+ */
+async function reviewAccess(
+  kinds: ReadonlyArray<{ kind: KindModule; state: DesiredState }>,
+  planned: { observed: Record<string, JsonValue | null>; changes: readonly Change[] },
+  mode: AccessReviewMode,
+  diagnostics: Diagnostics,
+  redaction: RedactionSet,
+): Promise<AccessChange[] | undefined> {
+  if (mode === 'off' || planned.changes.length === 0) return undefined;
+  let reviewed = 0;
+  const accessChanges: AccessChange[] = [];
+  for (const { kind, state } of kinds) {
+    if (!kind.reviewAccess) continue;
+    const types = new Set(kind.resourceTypes);
+    const result = await kind.reviewAccess({ desired: state, observed: planned.observed, changes: planned.changes.filter((c) => types.has(c.resourceType)) });
+    reviewed += result.reviewed.length;
+    accessChanges.push(...result.accessChanges);
+    for (const { method, reason } of result.skipped) {
+      const why = scrub(reason, redaction);
+      // What stops a review is around the run (a directory out of reach, a bind refused, no bind password here).
+      if (mode === 'require') diagnostics.errorAbout(method, `access review failed (--access-review require): ${why}`, 'environment');
+      else diagnostics.warningAbout(method, `access review skipped: ${why}`, 'environment');
+    }
+  }
+  return reviewed > 0 ? calledOutFirst(accessChanges) : undefined;
 }
 
 /** The kinds the manifests use, with their desired states. */

@@ -1,3 +1,5 @@
+import type { AccessChange } from '../core/access.js';
+import type { JsonValue } from '../core/json.js';
 import type { RedactionSet } from '../core/redaction.js';
 import type { Address } from '../core/address.js';
 import type { ClusterTarget } from '../core/cluster.js';
@@ -79,6 +81,23 @@ export interface PolicyReference {
   pos: () => SourcePos;
 }
 
+/** What a kind's access review is given: the run's desired state, what the plan read, the plan's changes. */
+export interface AccessReviewInput {
+  desired: DesiredState;
+  /** Every object the plan read, by address text (LiveState.observed of every kind). */
+  observed: Readonly<Record<string, JsonValue | null>>;
+  /** The plan's changes, after --target. */
+  changes: readonly Change[];
+}
+
+export interface AccessReviewResult {
+  /** The methods reviewed (their users' policies before and after compared). */
+  reviewed: Address[];
+  accessChanges: AccessChange[];
+  /** Methods whose review could not be made, and why. */
+  skipped: Array<{ method: Address; reason: string }>;
+}
+
 export interface ClientPool {
   get(cluster: string): ClusterClient;
 }
@@ -144,4 +163,9 @@ export interface KindModule<T = Record<string, unknown>> {
   check?(desired: DesiredState, opts: CheckOptions, clients?: ClientPool): Promise<CheckFinding[]>;
   /** The policies its documents (valid, placed) name, each where it is written: checked to exist on the server or in the run. */
   policyReferences?(docs: ReadonlyArray<ResolvedDocument<T>>): PolicyReference[];
+  /**
+   * The access review of a plan: which users gain or lose which policies at login when the
+   * changes are made, read from the outside world the logins consult (a directory).
+   */
+  reviewAccess?(input: AccessReviewInput): Promise<AccessReviewResult>;
 }

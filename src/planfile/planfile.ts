@@ -135,6 +135,7 @@ function revivePlan(p: Plan): Plan {
     })),
     unmanaged: p.unmanaged.map((u) => ({ ...u, address: addr(u.address) })),
     notes: p.notes.map((n) => (n.address ? { ...n, address: addr(n.address) } : n)),
+    ...(p.accessChanges ? { accessChanges: p.accessChanges.map((a) => ({ ...a, method: addr(a.method) })) } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Address } from '../core/address.js';
 import { checkedText, listOf, mapOf, oneOf, orNull, shapeProblems, strictRecord, type FieldShape, type ShapeProblem } from '../core/json-shape.js';
 import { segmentProblem } from '../core/path-segment.js';
+import type { AccessChange } from '../core/access.js';
 import { ACTIONS, CHANGE_REASONS, NOTE_SEVERITIES, PLAN_FORMAT_VERSION, type Change, type Guard, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
 
 /** The keys a type requires, and those it leaves optional. */
@@ -52,12 +53,17 @@ const CHANGE = strictRecord(
   { owner: ADDRESS, clearedFields: TEXTS } satisfies OptionalFieldsOf<Change>,
 );
 
-const PLAN = strictRecord({
-  formatVersion: oneOf(PLAN_FORMAT_VERSION),
-  changes: listOf(CHANGE),
-  unmanaged: listOf(strictRecord({ address: ADDRESS, resourceType: 'text' } satisfies FieldsOf<Unmanaged>)),
-  notes: listOf(strictRecord({ severity: oneOf(...NOTE_SEVERITIES), message: 'text' } satisfies FieldsOf<PlanNote>, { address: ADDRESS } satisfies OptionalFieldsOf<PlanNote>)),
-} satisfies FieldsOf<Plan>);
+const ACCESS_CHANGE = strictRecord({ method: ADDRESS, policy: 'text', gained: TEXTS, lost: TEXTS } satisfies FieldsOf<AccessChange>);
+
+const PLAN = strictRecord(
+  {
+    formatVersion: oneOf(PLAN_FORMAT_VERSION),
+    changes: listOf(CHANGE),
+    unmanaged: listOf(strictRecord({ address: ADDRESS, resourceType: 'text' } satisfies FieldsOf<Unmanaged>)),
+    notes: listOf(strictRecord({ severity: oneOf(...NOTE_SEVERITIES), message: 'text' } satisfies FieldsOf<PlanNote>, { address: ADDRESS } satisfies OptionalFieldsOf<PlanNote>)),
+  } satisfies FieldsOf<Plan>,
+  { accessChanges: listOf(ACCESS_CHANGE) } satisfies OptionalFieldsOf<Plan>,
+);
 
 /** Every field of a saved plan; `kind` and `formatVersion` say whether it is one at all, so they come first. */
 const SAVED_PLAN = strictRecord(

@@ -1,3 +1,4 @@
+import type { AccessChange } from '../core/access.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Address } from '../core/address.js';
 import type { Diagnostics } from '../core/diagnostics.js';
@@ -15,6 +16,8 @@ type AsJson<T> = T extends Address ? string : T extends ReadonlyArray<infer U> ?
  */
 type JsonOf<T, Internal extends keyof T = never> = { [K in Exclude<keyof T, Internal>]-?: AsJson<Exclude<T[K], undefined>> };
 export type JsonChange = JsonOf<Change, 'guards' | 'owner'>;
+/** One policy's gains and losses of the access review, the method as its address text. */
+export type JsonAccessChange = JsonOf<AccessChange>;
 
 /** `--format json`: the shape scripts rely on (contract section 4). */
 export interface JsonPlan {
@@ -22,6 +25,8 @@ export interface JsonPlan {
   changes: JsonChange[];
   unmanaged: Array<JsonOf<Unmanaged>>;
   notes: Array<Omit<JsonOf<PlanNote>, 'address'> & { address?: string }>;
+  /** The access review: per method and policy, the directory users who gain it and who lose it ([] when none ran). */
+  accessChanges: JsonAccessChange[];
   summary: PlanSummary;
   /** What the engine found while planning: refusals, missing namespaces, reads that failed, warnings. */
   diagnostics: JsonDiagnostic[];
@@ -42,6 +47,7 @@ function planToJson(plan: Plan, diagnostics: Diagnostics | undefined): JsonPlan 
       message: n.message,
       ...(n.address ? { address: String(n.address) } : {}),
     })),
+    accessChanges: (plan.accessChanges ?? []).map((a) => ({ method: String(a.method), policy: a.policy, gained: [...a.gained], lost: [...a.lost] })),
     summary: summarise(plan),
     diagnostics: diagnosticsToJson(diagnostics),
   };

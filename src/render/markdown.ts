@@ -1,6 +1,8 @@
 import { formatCount } from '../core/count.js';
 import { formatPos, type Diagnostic } from '../core/diagnostics.js';
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
+import type { AccessChange } from '../core/access.js';
+import { NO_ACCESS_CHANGES, userList } from './access.js';
 import { failoverDiagrams } from './failover-diagram.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
 import { actionSymbol, changeTags, noChangesButUnmanaged, printable, summaryLine } from './vocabulary.js';
@@ -36,6 +38,8 @@ export interface MarkdownOptions {
  */
 interface Section {
   head: string[];
+  /** Closes the part after its items (a `</details>`); absent for most. */
+  foot?: string[];
   items: Array<{ text: string; priority: number }>;
   /** Between items: a table row follows its row, a details block stands apart. */
   joiner: '\n' | '\n\n';
@@ -74,7 +78,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const limit = opts.maxChars ?? 0;
   if (limit <= 0 || full.length <= limit) return full;
 
-  const heads = DISPLAY_ORDER.reduce((n, p) => n + parts[p].head.join('\n').length + 2, 0);
+  const heads = DISPLAY_ORDER.reduce((n, p) => n + parts[p].head.join('\n').length + (parts[p].foot ?? []).join('\n').length + 2, 0);
   const kept = keepWithin(parts, limit - NOTICE_ROOM - heads);
   const changes = plan.changes.length;
   const diffs = parts.details.items.length;
@@ -116,8 +120,8 @@ function mustSee(c: Change): boolean {
   return c.destructive || c.action !== 'create';
 }
 
-type Part = 'heading' | 'table' | 'destructive' | 'diagrams' | 'details' | 'unmanaged' | 'notes';
-const DISPLAY_ORDER: readonly Part[] = ['heading', 'table', 'destructive', 'diagrams', 'details', 'unmanaged', 'notes'];
+type Part = 'heading' | 'table' | 'destructive' | 'access' | 'diagrams' | 'details' | 'unmanaged' | 'notes';
+const DISPLAY_ORDER: readonly Part[] = ['heading', 'table', 'destructive', 'access', 'diagrams', 'details', 'unmanaged', 'notes'];
 
 function planParts(plan: Plan, diagnostics: readonly Diagnostic[]): Record<Part, Section> {
   const none: Section = { head: [], items: [], joiner: '\n', more: () => '' };
@@ -152,6 +156,7 @@ function planParts(plan: Plan, diagnostics: readonly Diagnostic[]): Record<Part,
             joiner: '\n',
             more: (k) => `> - … and ${k} more`,
           },
+    access: plan.accessChanges === undefined ? none : accessSection(plan.accessChanges),
     diagrams: {
       ...none,
       // A DR transition drawn: who is primary when, and the stretch with none (failover-diagram.ts).
@@ -195,13 +200,41 @@ function planParts(plan: Plan, diagnostics: readonly Diagnostic[]): Record<Part,
   };
 }
 
-/** The head, the kept items in their order, and the line for the rest; '' for a part with nothing. */
+/** Policies in the access table above which it is folded in a <details> block. */
+const ACCESS_ROWS_OPEN = 10;
+
+/**
+ * The access review as a table, one row per method and policy: who gains it, who loses it
+ * (names from the directory, so code spans). Folded when long; counted when the comment is shortened.
+ */
+function accessSection(changes: readonly AccessChange[]): Section {
+  if (changes.length === 0) return { head: [NO_ACCESS_CHANGES.replace(/^Access review:/, '**Access review**:')], items: [], joiner: '\n', more: () => '' };
+  const users = new Set(changes.flatMap((c) => [...c.gained, ...c.lost])).size;
+  const policies = changes.length === 1 ? '1 policy changes' : `${changes.length} policies change`;
+  const title = `**Access review**: ${policies} hands for ${users} directory user${users === 1 ? '' : 's'}`;
+  const table = ['| Method | Policy | Gained | Lost |', '| --- | --- | --- | --- |'];
+  const folded = changes.length > ACCESS_ROWS_OPEN;
+  const list = (names: readonly string[]) => (names.length === 0 ? '' : cell(code(userList(names))));
+  return {
+    head: folded ? ['<details>', `<summary>${escapeHtml(title.replaceAll('**', ''))}</summary>`, '', ...table] : [title, '', ...table],
+    foot: folded ? ['', '</details>'] : undefined,
+    items: changes.map((c) => ({
+      text: `| ${cell(code(String(c.method)))} | ${cell(code(c.policy))} | ${list(c.gained)} | ${list(c.lost)} |`,
+      priority: PRIORITY.mustSeeDiff,
+    })),
+    joiner: '\n',
+    more: (k) => `| … | ${k} more polic${k === 1 ? 'y' : 'ies'} | | |`,
+  };
+}
+
+/** The head, the kept items in their order, the line for the rest and the foot; '' for a part with nothing. */
 function renderSection(section: Section, kept: ReadonlySet<number> | 'all'): string {
   const shown = kept === 'all' ? section.items : section.items.filter((_, i) => kept.has(i));
   const left = section.items.length - shown.length;
   const lines = [...section.head];
   if (shown.length > 0) lines.push(shown.map((item) => item.text).join(section.joiner));
   if (left > 0) lines.push(section.more(left));
+  lines.push(...(section.foot ?? []));
   return lines.join(section.joiner);
 }
 

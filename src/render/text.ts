@@ -1,5 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { summarise, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
+import { ACCESS_HEADING, accessLines, NO_ACCESS_CHANGES, userList } from './access.js';
+import type { AccessChange } from '../core/access.js';
 import { fieldLines, formatValue, hiddenMarker, type DiffLine, type FieldLine } from './fields.js';
 import { actionColor, actionSymbol, changeTags, makeChalk, NO_CHANGES, noChangesButUnmanaged, printable, summaryLine, UNMANAGED_HEADING } from './vocabulary.js';
 
@@ -13,6 +15,7 @@ const DIFF_INDENT = '        ';
 export function renderPlanText(plan: Plan, opts: { color: boolean }): string {
   const chalk = makeChalk(opts.color);
   const tail: string[] = [];
+  if (plan.accessChanges) tail.push(renderAccessReview(plan.accessChanges, chalk));
   if (plan.unmanaged.length > 0) tail.push(renderUnmanaged(plan.unmanaged));
   if (plan.notes.length > 0) tail.push(renderPlanNotes(plan.notes, chalk));
   if (plan.changes.length === 0) return [plan.unmanaged.length > 0 ? noChangesButUnmanaged(plan.unmanaged.length) : NO_CHANGES, ...tail].join('\n\n');
@@ -56,6 +59,19 @@ function diffLine(line: DiffLine, chalk: ChalkInstance): string {
   if (line.skipped !== undefined) return chalk.dim(`  ${line.text}`);
   const text = `${line.sign} ${printable(line.text)}`;
   return line.sign === '+' ? chalk.green(text) : line.sign === '-' ? chalk.red(text) : text;
+}
+
+/** Per method, per policy: `+ prod-admin: fry, leela, … (27 users)`, then `- ops: bender (1 user)`. */
+function renderAccessReview(changes: readonly AccessChange[], chalk: ChalkInstance): string {
+  if (changes.length === 0) return NO_ACCESS_CHANGES;
+  const lines = [ACCESS_HEADING];
+  let method: string | undefined;
+  for (const line of accessLines(changes)) {
+    if (line.method !== method) lines.push(`  ${printable((method = line.method))}`);
+    const text = `${line.sign} ${printable(line.policy)}: ${userList(line.users)}`;
+    lines.push(`    ${line.sign === '+' ? chalk.green(text) : chalk.red(text)}`);
+  }
+  return lines.join('\n');
 }
 
 function renderUnmanaged(items: Unmanaged[]): string {

@@ -16,7 +16,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   core: [],
   // The value forms the service accepts, read alike by the reconciler and the emulator: a leaf.
   values: [],
-  adapters: [],
+  // The outside systems as the service talks to them; an LDAP login lower-cases names as Go does.
+  adapters: ['values'],
   load: ['core'],
   client: ['core'],
   diff: ['core'],

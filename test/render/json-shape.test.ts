@@ -1,7 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
+import type { AccessChange } from '../../src/core/access.js';
 import type { Change, Plan, PlanSummary } from '../../src/core/plan.js';
 import type { APPLY_RESULTS, CHANGE_OUTCOMES, JsonAppliedChange, JsonApply } from '../../src/render/apply-json.js';
-import type { JsonChange, JsonPlan } from '../../src/render/json.js';
+import type { JsonAccessChange, JsonChange, JsonPlan } from '../../src/render/json.js';
 import type { JsonValidation } from '../../src/render/validate-json.js';
 
 // The JSON plan is derived from the change model (src/core/plan.ts): a field added to Change
@@ -15,6 +16,14 @@ describe('the JSON plan and the change model agree', () => {
     expectTypeOf<JsonChange['address']>().toEqualTypeOf<string>();
     expectTypeOf<JsonChange['dependsOn']>().toEqualTypeOf<string[]>();
     expectTypeOf<JsonChange['clearedFields']>().toEqualTypeOf<string[]>();
+  });
+
+  it('an access change: every field of the model, the method as its address text', () => {
+    expectTypeOf<keyof JsonAccessChange>().toEqualTypeOf<keyof AccessChange>();
+    expectTypeOf<JsonAccessChange['method']>().toEqualTypeOf<string>();
+    expectTypeOf<JsonAccessChange['gained']>().toEqualTypeOf<string[]>();
+    expectTypeOf<JsonAccessChange['lost']>().toEqualTypeOf<string[]>();
+    expectTypeOf<JsonPlan['accessChanges']>().toEqualTypeOf<JsonAccessChange[]>();
   });
 
   it('the plan: its parts, with a summary and the diagnostics', () => {

@@ -1,7 +1,7 @@
 import { runCli, type CliResult } from './cli.js';
 import { useForFile } from './file-scoped.js';
 import { startTestServer, type TestCluster } from './server.js';
-import { ldapSettingsFor, startSlapd, type Slapd } from './slapd.js';
+import { ldapSettingsFor, startSlapd, type Slapd, type SlapdOptions } from './slapd.js';
 
 /** The test directory and an emulator, shared by the tests of one file. */
 export interface LdapE2e {
@@ -13,12 +13,13 @@ export interface LdapE2e {
 
 /**
  * Starts the slapd test directory and an emulator before the file's tests (slapd may take
- * seconds) and stops them after; `env` is added to every CLI run (other kinds' secrets).
+ * seconds) and stops them after; `env` is added to every CLI run (other kinds' secrets),
+ * `directory` says what slapd holds besides its default people (extra LDIF, a size limit).
  */
-export function useLdapE2e(env: Record<string, string> = {}): LdapE2e {
+export function useLdapE2e(env: Record<string, string> = {}, directory: SlapdOptions = {}): LdapE2e {
   const started = useForFile(
     async () => {
-      const slapd = await startSlapd();
+      const slapd = await startSlapd(directory);
       try {
         return { slapd, cluster: await startTestServer() };
       } catch (err) {

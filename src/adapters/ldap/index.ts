@@ -1,6 +1,6 @@
 /**
- * A small LDAP adapter shared by the embedded server's login and `lockstep check`. It depends
- * only on ldapts and node, never on the rest of lockstep.
+ * A small LDAP adapter shared by the embedded server's login, `lockstep check` and a plan's
+ * access review. It depends only on ldapts, node and the service's value forms (src/values).
  */
 export {
   connectFirst,
@@ -24,3 +24,15 @@ export {
 export { escapeDnValue, parseDn, groupNameOf } from './dn.js';
 export { groupNamesOf } from './groups.js';
 export { describeError, isNoSuchObject } from './errors.js';
+export {
+  derivedBindDn,
+  ldapGroupsOf,
+  LoginStepError,
+  searchedBindDn,
+  searchesForUser,
+  userBindDn,
+  userEntryDn,
+  userFilterValues,
+  type LoginDirectorySettings,
+} from './login-directory.js';
+export { canonicalName, loginPolicies, type LocalUserMapping, type PolicySettings } from './login-policies.js';

@@ -14,7 +14,7 @@ const DEREF: Record<DereferenceAliases, NonNullable<SearchOptions['derefAliases'
 export interface SearchSpec {
   base: string;
   filter?: string;
-  scope?: 'base' | 'sub';
+  scope?: 'base' | 'one' | 'sub';
   /** Attributes to return; `['1.1']` for none. Default: all user attributes. */
   attributes?: string[];
   /** A DereferenceAliases name as the server stores it; other text means 'never'. */

@@ -28,4 +28,6 @@ export const ldapAuthKind: KindModule = {
   policyReferences: ldapPolicyReferences,
   // Loaded on use: the LDAP client library is only needed by `check`.
   check: async (desired, opts) => (await import('./check.js')).checkLdapAuth(desired, opts),
+  // Loaded on use too: only a plan that changes what a login gets reads the directory.
+  reviewAccess: async (input) => (await import('./access-review/review.js')).reviewLdapAccess(input),
 };

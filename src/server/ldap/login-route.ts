@@ -8,8 +8,7 @@ import { addressAllowed } from '../../values/index.js';
 import { toStr } from '../util/fields.js';
 import { mountStore } from './admin-routes.js';
 import { ldapLogin } from './login.js';
-import { loginPolicies } from './policies.js';
-import { goToLower } from '../../values/index.js';
+import { canonicalName, loginPolicies } from './policies.js';
 
 /** `POST auth/<mount>/login/:username`: the only LDAP path callable without a token. */
 export const ldapLoginRoute: Route = {
@@ -30,7 +29,7 @@ async function login(req: ApiRequest): Promise<Reply> {
   const outcome = await ldapLogin(cfg, username, password);
   if (!outcome.ok) throw new ApiError(outcome.status, [outcome.message]);
 
-  const canonical = cfg.case_sensitive_names ? username : goToLower(username);
+  const canonical = canonicalName(cfg, username);
   const granted = loginPolicies(cfg, username, outcome.ldapGroups, store.user(canonical), (name) => store.group(name)?.policies);
   if ('error' in granted) throw badRequest(granted.error);
 

@@ -1,0 +1,76 @@
+import { Address } from '../../../core/address.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
+import type { Change } from '../../../core/plan.js';
+import type { LocalUserMapping } from '../../../adapters/ldap/index.js';
+
+/**
+ * What one LDAP method decides a login with, on one side of the plan: its config (the
+ * service's field names and value forms, as plan compares them) and its local groups and users
+ * by stored name. `undefined` config: the method does not exist, so nobody logs in.
+ */
+export interface MethodMappings {
+  config: JsonObject | undefined;
+  groups: ReadonlyMap<string, readonly string[]>;
+  users: ReadonlyMap<string, LocalUserMapping>;
+}
+
+/** The method's mappings as read from the server (the plan's observed objects). */
+export function mappingsBefore(method: Address, observed: Readonly<Record<string, JsonValue | null>>): MethodMappings {
+  const config = observed[method.child('config').toString()];
+  const groups = new Map<string, readonly string[]>();
+  const users = new Map<string, LocalUserMapping>();
+  const groupsAt = method.child('groups');
+  const usersAt = method.child('users');
+  for (const [key, value] of Object.entries(observed)) {
+    if (!isObject(value)) continue;
+    const address = Address.parse(key);
+    if (!address) continue;
+    const group = memberName(address, groupsAt);
+    if (group !== undefined) groups.set(group, texts(value['policies']));
+    const user = memberName(address, usersAt);
+    if (user !== undefined) users.set(user, { policies: texts(value['policies']), groups: texts(value['groups']) });
+  }
+  return { config: isObject(config) ? config : undefined, groups, users };
+}
+
+/** The mappings once the plan's changes under the method are made (what apply leaves). */
+export function mappingsAfter(method: Address, before: MethodMappings, changes: readonly Change[]): MethodMappings {
+  let config = before.config;
+  const groups = new Map(before.groups);
+  const users = new Map(before.users);
+  const configAt = method.child('config');
+  const groupsAt = method.child('groups');
+  const usersAt = method.child('users');
+  for (const c of changes) {
+    const after = c.action === 'delete' ? undefined : (c.after ?? undefined);
+    if (c.address.equals(configAt)) {
+      config = after ?? undefined;
+      continue;
+    }
+    const group = memberName(c.address, groupsAt);
+    if (group !== undefined) {
+      if (after) groups.set(group, texts(after['policies']));
+      else groups.delete(group);
+      continue;
+    }
+    const user = memberName(c.address, usersAt);
+    if (user !== undefined) {
+      if (after) users.set(user, { policies: texts(after['policies']), groups: texts(after['groups']) });
+      else users.delete(user);
+    }
+  }
+  return { config, groups, users };
+}
+
+/** `name` when `address` is `<collection>/<name>`. */
+function memberName(address: Address, collection: Address): string | undefined {
+  return address.segments.length === collection.segments.length + 1 && address.isWithin(collection) ? address.segments.at(-1) : undefined;
+}
+
+function isObject(v: JsonValue | null | undefined): v is JsonObject {
+  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
+}
+
+function texts(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}

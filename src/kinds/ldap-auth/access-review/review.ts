@@ -1,0 +1,153 @@
+/**
+ * A plan's access review for the LDAP method: for each method whose changes decide what a
+ * login gets, every directory user's policies before the plan and after it, computed as the
+ * service's login computes them (adapters/ldap: the same module serve's login runs), and per
+ * policy who gains it and who loses it.
+ */
+import type { AccessChange } from '../../../core/access.js';
+import type { Address } from '../../../core/address.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
+import type { DesiredState } from '../../../core/resource.js';
+import type { AccessReviewInput, AccessReviewResult } from '../../kind.js';
+import { Secret } from '../../../core/secret.js';
+import { canonicalName, describeError, loginPolicies, type LoginDirectorySettings, type PolicySettings } from '../../../adapters/ldap/index.js';
+import { LDAP_RESOURCE_TYPES } from '../addresses.js';
+import { directoryUsers, type DirectoryConnectionSettings } from './directory.js';
+import { mappingsAfter, mappingsBefore, type MethodMappings } from './mappings.js';
+import { methodsToReview } from './triggers.js';
+
+/** Reads the directory users' ldap groups, per set of directory settings: a test may give its own. */
+export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings) => Promise<Map<string, string[] | null>>;
+
+export async function reviewLdapAccess(input: AccessReviewInput, read: DirectoryReader = directoryUsers): Promise<AccessReviewResult> {
+  const result: AccessReviewResult = { reviewed: [], accessChanges: [], skipped: [] };
+  for (const method of methodsToReview(input.changes)) {
+    const changes = input.changes.filter((c) => c.address.isWithin(method));
+    const before = mappingsBefore(method, input.observed);
+    const after = mappingsAfter(method, before, changes);
+    // Configured on neither side: no login succeeds before or after (the service answers "not configured"), nothing to say.
+    if (!before.config && !after.config) continue;
+    try {
+      result.accessChanges.push(...(await reviewMethod(method, before, after, input.desired, read)));
+      result.reviewed.push(method);
+    } catch (err) {
+      result.skipped.push({ method, reason: err instanceof ReviewSkipped ? err.message : describeError(err) });
+    }
+  }
+  return result;
+}
+
+/** A reason the review cannot be made that is no error of the directory's. */
+class ReviewSkipped extends Error {}
+
+async function reviewMethod(method: Address, before: MethodMappings, after: MethodMappings, desired: DesiredState, read: DirectoryReader): Promise<AccessChange[]> {
+  const configAt = method.child('config');
+  const wanted = desired.resources.find((r) => r.resourceType === LDAP_RESOURCE_TYPES.config && r.address.equals(configAt));
+  const connectWith = wanted?.attrs ?? before.config;
+  if (!connectWith) throw new ReviewSkipped('no config to reach the directory with (none in the manifests, none on the server)');
+  const bindpass = reveal(wanted?.writeOnly['bindpass']);
+  if (bindpass === undefined && text(connectWith, 'binddn') !== '') {
+    throw new ReviewSkipped('the bind password is not in the manifests (no config block for this method, or bindpass managed elsewhere)');
+  }
+  const connection = connectionOf(connectWith, wanted?.writeOnly ?? {});
+  // Users and their groups once per distinct directory settings: a change of mappings alone reads once.
+  const read1 = new Map<string, Promise<Map<string, string[] | null>>>();
+  const usersOf = (config: JsonObject): Promise<Map<string, string[] | null>> => {
+    const settings = directorySettingsOf(config, bindpass ?? '');
+    const key = JSON.stringify(settings);
+    let found = read1.get(key);
+    if (!found) read1.set(key, (found = read(connection, settings)));
+    return found;
+  };
+  const [was, will] = await Promise.all([policiesOfUsers(before, usersOf), policiesOfUsers(after, usersOf)]);
+  return accessChangesOf(method, was, will);
+}
+
+/** Each directory user's policies at login under `mappings` (none when the method is absent or the login fails). */
+async function policiesOfUsers(mappings: MethodMappings, usersOf: (config: JsonObject) => Promise<Map<string, string[] | null>>): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!mappings.config) return out;
+  const settings = policySettingsOf(mappings.config);
+  for (const [name, ldapGroups] of await usersOf(mappings.config)) {
+    if (ldapGroups === null) continue;
+    const granted = loginPolicies(settings, name, ldapGroups, mappings.users.get(canonicalName(settings, name)), (g) => mappings.groups.get(g));
+    // A login refused (root among its policies) gets nothing.
+    if ('policies' in granted) out.set(name, granted.policies);
+  }
+  return out;
+}
+
+/** Per policy, the users who have it after and not before, and the reverse. */
+export function accessChangesOf(method: Address, before: ReadonlyMap<string, readonly string[]>, after: ReadonlyMap<string, readonly string[]>): AccessChange[] {
+  const byPolicy = new Map<string, { gained: string[]; lost: string[] }>();
+  const entry = (policy: string) => byPolicy.get(policy) ?? byPolicy.set(policy, { gained: [], lost: [] }).get(policy)!;
+  for (const name of new Set([...before.keys(), ...after.keys()])) {
+    const had = new Set(before.get(name) ?? []);
+    const has = new Set(after.get(name) ?? []);
+    for (const p of has) if (!had.has(p)) entry(p).gained.push(name);
+    for (const p of had) if (!has.has(p)) entry(p).lost.push(name);
+  }
+  return [...byPolicy.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([policy, { gained, lost }]) => ({ method, policy, gained: gained.sort(), lost: lost.sort() }));
+}
+
+function directorySettingsOf(c: JsonObject, bindpass: string): LoginDirectorySettings {
+  return {
+    binddn: text(c, 'binddn'),
+    bindpass,
+    discoverdn: c['discoverdn'] === true,
+    userdn: text(c, 'userdn'),
+    userattr: text(c, 'userattr') || 'cn',
+    userfilter: text(c, 'userfilter'),
+    upndomain: text(c, 'upndomain'),
+    groupdn: text(c, 'groupdn'),
+    groupfilter: text(c, 'groupfilter'),
+    groupattr: text(c, 'groupattr'),
+    use_token_groups: c['use_token_groups'] === true,
+    use_pre111_group_cn_behavior: c['use_pre111_group_cn_behavior'] === true,
+    anonymous_group_search: c['anonymous_group_search'] === true,
+    dereference_aliases: text(c, 'dereference_aliases') || 'never',
+    max_page_size: typeof c['max_page_size'] === 'number' ? c['max_page_size'] : 0,
+  };
+}
+
+function policySettingsOf(c: JsonObject): PolicySettings {
+  return {
+    case_sensitive_names: c['case_sensitive_names'] === true,
+    token_policies: texts(c['token_policies']),
+    policies: texts(c['policies']),
+    token_no_default_policy: c['token_no_default_policy'] === true,
+  };
+}
+
+function connectionOf(c: JsonObject, writeOnly: Readonly<Record<string, Secret | string>>): DirectoryConnectionSettings {
+  const seconds = (k: string) => (typeof c[k] === 'number' ? c[k] * 1000 : 0);
+  return {
+    url: text(c, 'url'),
+    tls: {
+      starttls: c['starttls'] === true,
+      insecureTls: c['insecure_tls'] === true,
+      caCert: text(c, 'certificate'),
+      clientCert: reveal(writeOnly['client_tls_cert']) ?? '',
+      clientKey: reveal(writeOnly['client_tls_key']) ?? '',
+      minVersion: text(c, 'tls_min_version') || 'tls12',
+      maxVersion: text(c, 'tls_max_version') || 'tls12',
+    },
+    connectMs: seconds('connection_timeout'),
+    requestMs: seconds('request_timeout'),
+  };
+}
+
+function reveal(value: Secret | string | undefined): string | undefined {
+  return value instanceof Secret ? value.reveal() : value;
+}
+
+function text(c: JsonObject, key: string): string {
+  const v = c[key];
+  return typeof v === 'string' ? v : '';
+}
+
+function texts(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}

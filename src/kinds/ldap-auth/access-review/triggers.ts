@@ -1,0 +1,58 @@
+import { Address } from '../../../core/address.js';
+import type { Change } from '../../../core/plan.js';
+import { LDAP_RESOURCE_TYPES } from '../addresses.js';
+
+/**
+ * The config fields that decide which policies a directory user's login gets, read from the
+ * login path (builtin/credential/ldap/backend.go Login, path_login.go; sdk/helper/ldaputil/
+ * client.go): who is found (userdn, userattr, userfilter, upndomain, discoverdn, binddn,
+ * dereference_aliases, deny_null_bind), which groups (groupdn, groupfilter, groupattr,
+ * use_token_groups, anonymous_group_search, use_pre111_group_cn_behavior), how names match
+ * (case_sensitive_names) and what every login gets (token_policies, its old spelling
+ * policies, token_no_default_policy). Connection fields (url, TLS) are not among them: they
+ * decide whether the directory answers, not what.
+ */
+export const LOGIN_DECIDING_FIELDS: ReadonlySet<string> = new Set([
+  'userdn',
+  'userattr',
+  'userfilter',
+  'upndomain',
+  'discoverdn',
+  'binddn',
+  'dereference_aliases',
+  'deny_null_bind',
+  'groupdn',
+  'groupfilter',
+  'groupattr',
+  'use_token_groups',
+  'anonymous_group_search',
+  'use_pre111_group_cn_behavior',
+  'case_sensitive_names',
+  'token_policies',
+  'policies',
+  'token_no_default_policy',
+]);
+
+/**
+ * The LDAP methods (`east:auth/ldap`) whose logins the changes may change: a group's or a
+ * user's mapping created, changed or deleted, or a deciding config field changed (a method
+ * enabled comes with its config and mappings, so it is reviewed through them).
+ */
+export function methodsToReview(changes: readonly Change[]): Address[] {
+  const methods = new Map<string, Address>();
+  const add = (a: Address) => methods.set(a.toString(), a);
+  for (const c of changes) {
+    switch (c.resourceType) {
+      case LDAP_RESOURCE_TYPES.group:
+      case LDAP_RESOURCE_TYPES.user:
+        add(new Address(c.address.cluster, c.address.segments.slice(0, -2)));
+        break;
+      case LDAP_RESOURCE_TYPES.config:
+        if (c.changedFields.some((f) => LOGIN_DECIDING_FIELDS.has(f))) add(new Address(c.address.cluster, c.address.segments.slice(0, -1)));
+        break;
+      default:
+        break;
+    }
+  }
+  return [...methods.values()].sort(Address.compare);
+}

@@ -1,0 +1,94 @@
+// `npm run bench:access-review`: what the access review adds to a plan, against a directory of
+// BENCH_DIR_USERS users (default 10,000) in BENCH_DIR_GROUPS groups (default 1,000), loaded
+// into the test slapd (test/support/slapd.ts) as generated LDIF, and `lockstep serve` holding
+// an LDAP method mapping every group. The plan changes one group's policies, so the review
+// enumerates every user and resolves each one's groups as the login does. Each repetition runs
+// the same plan with `--access-review off` (the plan's own LDAP part) and with `require`; the
+// row gives medians and the ratio: the issue's target is at most 2 (the review adds at most the
+// time of the plan's LDAP part again).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+import { measureProcess, median, TOKEN } from './workload.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const USERS = Number(process.env.BENCH_DIR_USERS ?? 10_000);
+const GROUPS = Number(process.env.BENCH_DIR_GROUPS ?? 1_000);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
+
+// The test directory's helper is TypeScript: bundled next to dist/ so that its imports resolve.
+const helper = path.join(ROOT, 'dist', 'bench-support', 'slapd.mjs');
+await build({ input: path.join(ROOT, 'test/support/slapd.ts'), output: { file: helper, format: 'esm' }, platform: 'node', external: [/^[^./]/], logLevel: 'silent' });
+const { startSlapd, ldapSettingsFor } = await import(helper);
+const { startServer } = await import(new URL('../../dist/server/index.js', import.meta.url).href);
+
+const suffix = 'dc=example,dc=com';
+/** User i is in groups i mod GROUPS and 7i mod GROUPS: about 2 × USERS / GROUPS members a group. */
+function directoryLdif() {
+  const out = [`dn: ou=bench,${suffix}\nobjectClass: organizationalUnit\nou: bench\n`, `dn: ou=bench-groups,${suffix}\nobjectClass: organizationalUnit\nou: bench-groups\n`];
+  for (let i = 0; i < USERS; i++) out.push(`dn: uid=b${i},ou=bench,${suffix}\nobjectClass: inetOrgPerson\nuid: b${i}\ncn: Bench ${i}\nsn: ${i}\n`);
+  const members = Array.from({ length: GROUPS }, () => []);
+  for (let i = 0; i < USERS; i++) for (const g of new Set([i % GROUPS, (i * 7) % GROUPS])) members[g].push(i);
+  members.forEach((list, g) => {
+    const lines = [`dn: cn=bg${g},ou=bench-groups,${suffix}`, 'objectClass: groupOfNames', `cn: bg${g}`];
+    for (const i of list.length > 0 ? list : [0]) lines.push(`member: uid=b${i},ou=bench,${suffix}`);
+    out.push(lines.join('\n') + '\n');
+  });
+  return out.join('\n') + '\n';
+}
+
+function manifest(changed) {
+  const s = ldapSettingsFor({ url: slapd.url, suffix });
+  const groups = Array.from({ length: GROUPS }, (_, g) => `  bg${g}: { policies: [p${g % 50}${g === 0 && changed ? ', reviewed' : ''}] }`).join('\n');
+  return `apiVersion: lockstep/v1
+kind: LdapAuth
+mount: bench
+config:
+  url: ${s.url}
+  binddn: ${s.binddn}
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: ou=bench,${suffix}
+  userattr: uid
+  groupdn: ou=bench-groups,${suffix}
+groups:
+${groups}
+`;
+}
+
+const loadStarted = performance.now();
+// No size limit of its own: slapd's default (500 a search) applies to the service account.
+const slapd = await startSlapd({ ldif: directoryLdif() });
+const loadMs = performance.now() - loadStarted;
+const server = await startServer({ port: 0, rootToken: TOKEN });
+const dir = await mkdtemp(path.join(tmpdir(), 'lockstep-bench-access-'));
+try {
+  const env = { SERVICE_ADDR: server.clusters[0].baseUrl, SERVICE_TOKEN: TOKEN, LDAP_BINDPASS: ldapSettingsFor(slapd).bindpass };
+  const before = path.join(dir, 'before.yaml');
+  const after = path.join(dir, 'after.yaml');
+  await writeFile(before, manifest(false));
+  await writeFile(after, manifest(true));
+  const applied = await measureProcess('./measure-cli.mjs', ['apply', before, '--auto-approve', '--access-review', 'off'], env);
+  if (applied.code !== 0) throw new Error(`apply exited ${applied.code}: ${applied.stderr}`);
+
+  const runs = [];
+  for (let rep = 0; rep < REPEATS; rep++) {
+    const off = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'off'], env);
+    const on = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'require', '--format', 'json'], env);
+    if (off.code !== 0 || on.code !== 0) throw new Error(`plan exited ${off.code} / ${on.code}: ${on.stderr}`);
+    runs.push({ off, on });
+  }
+  const off = median(runs.map((r) => r.off.wallMs));
+  const on = median(runs.map((r) => r.on.wallMs));
+  const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`lockstep bench: the access review, ${USERS.toLocaleString('en-US')} directory users in ${GROUPS.toLocaleString('en-US')} groups (slapd, loaded in ${f(loadMs)}), serve; medians of ${REPEATS} runs`);
+  console.log('| plan of one group changed | users | groups | wall, review off | wall, review on | review adds | ratio | peak RSS |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  const rss = Math.max(...runs.map((r) => r.on.maxRssKb));
+  console.log(`| --access-review off / require | ${USERS.toLocaleString('en-US')} | ${GROUPS.toLocaleString('en-US')} | ${f(off)} | ${f(on)} | ${f(on - off)} | ${(on / off).toFixed(2)} | ${Math.round(rss / 1024)} MB |`);
+} finally {
+  await server.close();
+  await slapd.stop();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { Address } from '../../../src/core/address.js';
+import type { DesiredState } from '../../../src/core/resource.js';
+import { Secret } from '../../../src/core/secret.js';
+import type { LoginDirectorySettings } from '../../../src/adapters/ldap/index.js';
+import { enumerationFilter } from '../../../src/kinds/ldap-auth/access-review/directory.js';
+import { mappingsAfter, mappingsBefore } from '../../../src/kinds/ldap-auth/access-review/mappings.js';
+import { accessChangesOf, reviewLdapAccess } from '../../../src/kinds/ldap-auth/access-review/review.js';
+import { LOGIN_DECIDING_FIELDS, methodsToReview } from '../../../src/kinds/ldap-auth/access-review/triggers.js';
+import { ldapConfigDefaults } from '../../../src/kinds/ldap-auth/normalise.js';
+import { change } from '../../core/builders.js';
+
+const method = new Address('east', 'auth/ldap');
+const at = (path: string) => new Address('east', `auth/ldap/${path}`);
+
+const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => ({
+  binddn: 'cn=svc',
+  bindpass: 'pw',
+  discoverdn: false,
+  userdn: 'ou=people,dc=x',
+  userattr: 'uid',
+  userfilter: '({{.UserAttr}}={{.Username}})',
+  upndomain: '',
+  groupdn: 'ou=groups,dc=x',
+  groupfilter: '',
+  groupattr: 'cn',
+  use_token_groups: false,
+  use_pre111_group_cn_behavior: false,
+  anonymous_group_search: false,
+  dereference_aliases: 'never',
+  max_page_size: 0,
+  ...s,
+});
+
+describe('which changes are reviewed (builtin/credential/ldap/backend.go Login: what decides the policies)', () => {
+  it('groups and users always; the config only for a field the login reads to find users, groups or policies', () => {
+    const config = (fields: string[]) => change({ address: at('config'), action: 'update', resourceType: 'ldap.config', changedFields: fields });
+    expect(methodsToReview([config(['token_ttl', 'url'])])).toEqual([]);
+    for (const field of ['groupfilter', 'groupdn', 'groupattr', 'userattr', 'userdn', 'upndomain', 'userfilter', 'case_sensitive_names', 'use_token_groups', 'token_policies', 'token_no_default_policy', 'discoverdn', 'deny_null_bind']) {
+      expect(LOGIN_DECIDING_FIELDS.has(field), field).toBe(true);
+      expect(methodsToReview([config(['token_ttl', field])]).map(String)).toEqual(['east:auth/ldap']);
+    }
+    const group = change({ address: at('groups/ops'), action: 'delete', resourceType: 'ldap.group' });
+    const user = change({ address: new Address('east', 'team/auth/corp/ldap/users/fry'), action: 'create', resourceType: 'ldap.user' });
+    expect(methodsToReview([user, group]).map(String)).toEqual(['east:auth/ldap', 'east:team/auth/corp/ldap']);
+  });
+});
+
+describe('before and after', () => {
+  const observed = {
+    'east:auth/ldap/config': { token_policies: ['base'] },
+    'east:auth/ldap/groups/ops': { policies: ['ops'] },
+    'east:auth/ldap/groups/dev': { policies: ['dev'] },
+    'east:auth/ldap/users/fry': { policies: ['coffee'], groups: ['ops'] },
+    'east:auth/other/groups/ops': { policies: ['elsewhere'] },
+    'east:auth/ldap/groups': ['dev', 'ops'],
+  };
+
+  it('before is what the plan read under the method; after is it with the changes made', () => {
+    const before = mappingsBefore(method, observed);
+    expect(before.config).toEqual({ token_policies: ['base'] });
+    expect([...before.groups]).toEqual([['ops', ['ops']], ['dev', ['dev']]]);
+    expect([...before.users]).toEqual([['fry', { policies: ['coffee'], groups: ['ops'] }]]);
+    const after = mappingsAfter(method, before, [
+      change({ address: at('groups/ops'), action: 'delete', resourceType: 'ldap.group', before: { policies: ['ops'] } }),
+      change({ address: at('groups/qa'), action: 'create', resourceType: 'ldap.group', after: { policies: ['qa'] } }),
+      change({ address: at('config'), action: 'update', resourceType: 'ldap.config', after: { token_policies: [] } }),
+    ]);
+    expect([...after.groups]).toEqual([['dev', ['dev']], ['qa', ['qa']]]);
+    expect(after.config).toEqual({ token_policies: [] });
+    // Inputs are not mutated.
+    expect(before.groups.has('ops')).toBe(true);
+  });
+
+  it('a method not yet enabled has no config before: nobody logs in', () => {
+    expect(mappingsBefore(method, { 'east:auth/ldap/config': null }).config).toBeUndefined();
+  });
+});
+
+describe('per policy, who gains and who loses', () => {
+  it('compares each user before and after, users sorted', () => {
+    const before = new Map([['fry', ['default', 'ops']], ['leela', ['default', 'ops']], ['bender', ['default']]]);
+    const after = new Map([['fry', ['default', 'ship']], ['leela', ['default', 'ops', 'ship']], ['amy', ['default']]]);
+    expect(accessChangesOf(method, before, after)).toEqual([
+      { method, policy: 'default', gained: ['amy'], lost: ['bender'] },
+      { method, policy: 'ops', gained: [], lost: ['fry'] },
+      { method, policy: 'ship', gained: ['fry', 'leela'], lost: [] },
+    ]);
+  });
+});
+
+describe('the directory users one settings give', () => {
+  it('the userfilter with every name (the marker made a wildcard); the presence of the name attribute otherwise', () => {
+    expect(enumerationFilter(settings())).toBe('(uid=*)');
+    expect(enumerationFilter(settings({ userfilter: '(&(objectClass=person)({{.UserAttr}}={{.Username}}))' }))).toBe('(&(objectClass=person)(uid=*))');
+    expect(enumerationFilter(settings({ upndomain: 'example.com' }))).toBe('(userPrincipalName=*@example.com)');
+    // No search (no bindpass, no discoverdn): users are <userattr>=<name>,<userdn>.
+    expect(enumerationFilter(settings({ bindpass: '', userattr: 'cn' }))).toBe('(cn=*)');
+  });
+});
+
+describe('reviewLdapAccess (the directory given)', () => {
+  const configAddress = at('config');
+  const desired = (writeOnly: Record<string, Secret | string>, attrs = {}): DesiredState => ({
+    resources: [{ address: configAddress, resourceType: 'ldap.config', attrs: { ...ldapConfigDefaults(), binddn: 'cn=svc', ...attrs }, writeOnly, sensitiveFields: ['bindpass'], dependsOn: [] }],
+    collections: [],
+  });
+  const groupChange = change({ address: at('groups/crew'), action: 'create', resourceType: 'ldap.group', after: { policies: ['ship'] } });
+  const observed = { 'east:auth/ldap/config': { ...ldapConfigDefaults(), binddn: 'cn=svc' } };
+
+  it('reads the directory once when only mappings change, with the bind password of the manifest', async () => {
+    const reads: LoginDirectorySettings[] = [];
+    const result = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed, changes: [groupChange] }, async (_c, s) => {
+      reads.push(s);
+      return new Map([['fry', ['crew']], ['Zapp', ['CREW']], ['kif', []], ['twin', null]]);
+    });
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.bindpass).toBe('pw');
+    expect(result).toEqual({ reviewed: [method], skipped: [], accessChanges: [{ method, policy: 'ship', gained: ['Zapp', 'fry'], lost: [] }] });
+  });
+
+  it('skips, saying why, when the bind password is not in the manifests; a directory error is the reason', async () => {
+    const none = await reviewLdapAccess({ desired: { resources: [], collections: [] }, observed, changes: [groupChange] }, () => Promise.reject(new Error('not called')));
+    expect(none.skipped).toEqual([{ method, reason: expect.stringContaining('bind password is not in the manifests') }]);
+    const down = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed, changes: [groupChange] }, () => Promise.reject(new Error('connection refused')));
+    expect(down).toEqual({ reviewed: [], accessChanges: [], skipped: [{ method, reason: 'connection refused' }] });
+    // A method configured on neither side logs nobody in before or after: nothing to read.
+    const unconfigured = await reviewLdapAccess({ desired: { resources: [], collections: [] }, observed: { 'east:auth/ldap/config': null }, changes: [groupChange] }, () => Promise.reject(new Error('not called')));
+    expect(unconfigured).toEqual({ reviewed: [], accessChanges: [], skipped: [] });
+  });
+});
