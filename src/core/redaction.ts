@@ -107,12 +107,13 @@ export class RedactionSet {
     }
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
+      const items = value as readonly unknown[];
       let copy: unknown[] | undefined;
-      for (let i = 0; i < value.length; i++) {
-        const r = this.#redactTree(value[i], done);
-        if (r !== value[i]) (copy ??= [...value])[i] = r;
+      for (let i = 0; i < items.length; i++) {
+        const r = this.#redactTree(items[i], done);
+        if (r !== items[i]) (copy ??= [...items])[i] = r;
       }
-      return copy ?? value;
+      return copy ?? items;
     }
     if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
     const fields = value as Record<string, unknown>;
