@@ -107,6 +107,10 @@ export class AddressMap<V> {
   delete(address: Address): boolean {
     return this.#items.delete(address.toString());
   }
+  /** Entries in the order they were first set: for work whose result does not depend on order (no sort). */
+  *unordered(): IterableIterator<[Address, V]> {
+    for (const { address, value } of this.#items.values()) yield [address, value];
+  }
   /** Entries in Address order. */
   entries(): Array<[Address, V]> {
     return [...this.#items.values()]

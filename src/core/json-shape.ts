@@ -141,10 +141,10 @@ function check(value: unknown, shape: FieldShape, at: string, out: ShapeProblem[
         return isInteger(value) || (typeof value === 'string' && /^\s*(0[xX][0-9a-fA-F]+)?\s*$/.test(value)) ? undefined : wrong('an integer or 0x hexadecimal text');
       case 'texts':
         if (value === null) return;
-        return Array.isArray(value) ? check(value, listOf('text'), at, out) : wrong('a list of strings');
+        return Array.isArray(value) ? check(value, TEXT_LIST, at, out) : wrong('a list of strings');
       case 'text-or-texts':
         if (typeof value === 'string' || value === null) return;
-        return Array.isArray(value) ? check(value, listOf('text'), at, out) : wrong('a string or a list of strings');
+        return Array.isArray(value) ? check(value, TEXT_LIST, at, out) : wrong('a string or a list of strings');
       case 'object':
         return isJsonObject(value) ? undefined : wrong('an object');
       default:
@@ -155,7 +155,8 @@ function check(value: unknown, shape: FieldShape, at: string, out: ShapeProblem[
     case 'record':
       if (!isJsonObject(value)) return wrong('an object');
       for (const name of shape.required ?? []) if (!has(value, name)) out.push({ field: join(at, name), problem: 'is missing' });
-      for (const [name, fieldShape] of Object.entries(shape.fields)) if (has(value, name)) check(value[name], fieldShape, join(at, name), out);
+      // A loop over the names, not Object.entries: every answer of a read passes here.
+      for (const name in shape.fields) if (has(value, name)) check(value[name], shape.fields[name]!, join(at, name), out);
       return;
     case 'table':
       if (!isJsonObject(value)) return wrong('an object');
@@ -163,7 +164,7 @@ function check(value: unknown, shape: FieldShape, at: string, out: ShapeProblem[
       return;
     case 'list':
       if (!Array.isArray(value)) return wrong('a list');
-      value.forEach((item, i) => check(item, shape.item, `${at}[${i}]`, out));
+      for (let i = 0; i < value.length; i++) check(value[i], shape.item, `${at}[${i}]`, out);
       return;
     case 'one-of':
       if ((typeof value === 'string' || typeof value === 'number') && shape.values.includes(value)) return;
@@ -182,6 +183,9 @@ function check(value: unknown, shape: FieldShape, at: string, out: ShapeProblem[
       return assertNeverShape(shape);
   }
 }
+
+/** The shape of `texts` items, made once (not per answer). */
+const TEXT_LIST: ListShape = { kind: 'list', item: 'text' };
 
 function isInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value);

@@ -89,26 +89,40 @@ export class RedactionSet {
     return text.split('\n').some((line) => holdsSecret(line, matchers) || (mayHoldEncoded(line) && decodedViews(line).some((v) => holdsSecret(v, matchers))));
   }
 
-  /** A copy of a JSON-like value with every string redacted (objects and arrays copied only when needed). */
+  /**
+   * A copy of a JSON-like value with every string redacted (objects and arrays copied only when
+   * needed). Each distinct string is redacted once: a plan repeats its field names, actions and
+   * policy names in every change.
+   */
   redactValue<T>(value: T): T {
-    if (typeof value === 'string') return this.redact(value) as T;
-    if (value === null || typeof value !== 'object' || this.#texts.size === 0) return value;
+    if (this.#texts.size === 0) return value;
+    return this.#redactTree(value, new Map()) as T;
+  }
+
+  #redactTree(value: unknown, done: Map<string, string>): unknown {
+    if (typeof value === 'string') {
+      let redacted = done.get(value);
+      if (redacted === undefined) done.set(value, (redacted = this.redact(value)));
+      return redacted;
+    }
+    if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
+      const items = value as readonly unknown[];
       let copy: unknown[] | undefined;
-      value.forEach((item: unknown, i) => {
-        const r = this.redactValue(item);
-        if (r !== item) (copy ??= [...value])[i] = r;
-      });
-      return (copy ?? value) as T;
+      for (let i = 0; i < items.length; i++) {
+        const r = this.#redactTree(items[i], done);
+        if (r !== items[i]) (copy ??= [...items])[i] = r;
+      }
+      return copy ?? items;
     }
     if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
     const fields = value as Record<string, unknown>;
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(fields)) {
-      const r = this.redactValue(fields[key]);
+      const r = this.#redactTree(fields[key], done);
       if (r !== fields[key]) (copy ??= { ...fields })[key] = r;
     }
-    return (copy ?? value) as T;
+    return copy ?? value;
   }
 
   #compile(): Matchers | null {

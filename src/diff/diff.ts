@@ -33,10 +33,19 @@ export function diffResources(desired: DesiredState, live: LiveState, opts: Diff
   }
 
   const unmanaged: Unmanaged[] = [];
+  // Each collection looks only at the objects directly below it: one pass over the live objects
+  // for all collections (looking through every live object per collection grew as their product).
+  const byParent = new Map<string, LiveResource[]>();
+  for (const have of live.resources) {
+    const key = parentKey(have.address);
+    if (key === undefined) continue;
+    const siblings = byParent.get(key);
+    if (siblings) siblings.push(have);
+    else byParent.set(key, [have]);
+  }
   for (const collection of desired.collections) {
-    for (const have of live.resources) {
-      if (have.resourceType !== collection.memberType) continue;
-      if (!isDirectChild(have.address, collection.address) || desiredByAddress.has(have.address)) continue;
+    for (const have of byParent.get(collection.address.toString()) ?? []) {
+      if (have.resourceType !== collection.memberType || desiredByAddress.has(have.address)) continue;
       if (collection.prune) changes.push(deleteOf(have, collection.deleteLoses));
       else unmanaged.push({ address: have.address, resourceType: have.resourceType });
     }
@@ -47,8 +56,12 @@ export function diffResources(desired: DesiredState, live: LiveState, opts: Diff
   return { changes, unmanaged };
 }
 
-function isDirectChild(a: Address, parent: Address): boolean {
-  return a.isWithin(parent) && a.segments.length === parent.segments.length + 1;
+/** The text of the address right above `a` (as Address.toString() writes it); none for a top-level one. */
+function parentKey(a: Address): string | undefined {
+  if (a.segments.length === 0) return undefined;
+  // Segments never hold "/" (core/path-segment.ts): the last one starts after the last "/".
+  const path = a.path;
+  return `${a.cluster}:${path.slice(0, Math.max(0, path.lastIndexOf('/')))}`;
 }
 
 function writeOnlyNames(want: DesiredResource): string[] {

@@ -232,7 +232,8 @@ function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): P
   const changing = new Set(changes.map((c) => c.address.toString()));
   const notCompared = new FieldTally();
   const cleared = new FieldTally();
-  for (const [address, { resource, kind }] of desired.entries()) {
+  // In no order: the tallies and the sorted field names do not depend on it (entries() would sort every address).
+  for (const [address, { resource, kind }] of desired.unordered()) {
     // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
     if (kind.plan || changing.has(address.toString())) continue;
     const fields = Object.keys(resource.writeOnly).sort();

@@ -42,8 +42,11 @@ function weakText(element: unknown): string | undefined {
 /** Go's strings.TrimSpace: Unicode white space (with U+0085, without U+FEFF, unlike String.trim). */
 const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const GO_TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g');
+const IS_GO_SPACE = new RegExp(`^${GO_SPACE}$`);
 
 export function goTrimSpace(text: string): string {
+  // Nearly every item has no space at either end: two one-character tests, and no new string.
+  if (text === '' || (!IS_GO_SPACE.test(text[0]!) && !IS_GO_SPACE.test(text[text.length - 1]!))) return text;
   return text.replace(GO_TRIM, '');
 }
 

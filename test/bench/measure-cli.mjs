@@ -5,7 +5,8 @@ import { writeSync } from 'node:fs';
 // Timed from before the CLI's modules load: start-up is part of what a user waits for.
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
-const { main } = await import(new URL('../../dist/cli.js', import.meta.url).href);
+// BENCH_CLI: another build's dist/cli.js (one-row.mjs, for an A/B).
+const { main } = await import(process.env.BENCH_CLI ? new URL(`file://${process.env.BENCH_CLI}`).href : new URL('../../dist/cli.js', import.meta.url).href);
 let outBytes = 0;
 const output = {
   out: (t) => (outBytes += t.length),

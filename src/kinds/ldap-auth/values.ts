@@ -3,7 +3,7 @@
  * stores each list field once its framework has read it. Durations, booleans and counts are
  * read by src/values/ directly.
  */
-import { cidrText, commaListOf, compareBytes, goToLower, readCidr } from '../../values/index.js';
+import { cidrText, commaListOf, compareBytes, goToLower, goTrimSpace, readCidr } from '../../values/index.js';
 
 /**
  * The items of a list field as the service receives them from lockstep: a list is sent
@@ -11,16 +11,26 @@ import { cidrText, commaListOf, compareBytes, goToLower, readCidr } from '../../
  * (TypeCommaStringSlice); undefined for anything the service refuses.
  */
 export function listItems(value: unknown): string[] | undefined {
-  if (Array.isArray(value)) {
-    if (value.some((v) => v !== null && typeof v === 'object')) return undefined;
-    return commaListOf(value.map((v) => (v === null ? '' : String(v))).join(','));
+  if (!Array.isArray(value)) return commaListOf(value);
+  const texts: string[] = [];
+  let comma = false;
+  for (const item of value) {
+    if (item !== null && typeof item === 'object') return undefined;
+    const text = item === null ? '' : String(item);
+    comma ||= text.includes(',');
+    texts.push(text);
   }
-  return commaListOf(value);
+  // Joined and split again only where that changes something: an item holding a comma, or a
+  // single item (a lone "" is no items). Otherwise the split gives back the same items.
+  return comma || texts.length === 1 ? commaListOf(texts.join(',')) : texts.map(goTrimSpace);
 }
 
 /** Sorted in code-unit order, as the server sorts (Go's sort.Strings), without repeats. */
 function sortedUnique(items: readonly string[]): string[] {
-  return [...new Set(items)].sort(compareBytes);
+  // Arrays of their exact length (a spread): these are kept for every object of the run, and an
+  // array grown by push (filter's) holds a dozen spare slots.
+  const sorted = [...items].sort(compareBytes);
+  return sorted.some((item, i) => i > 0 && item === sorted[i - 1]) ? [...new Set(sorted)] : sorted;
 }
 
 /**
