@@ -1,3 +1,5 @@
+import { ACL } from './corpus-acl.js';
+
 /**
  * The differential corpus: requests sent, in this order, to `lockstep serve` and to the real
  * server, each answer compared (differential.test.ts). Every endpoint both serve, with good and
@@ -278,4 +280,4 @@ const LOGIN: Case[] = [
   { id: 'login-revoke-self', method: 'POST', path: 'auth/token/revoke-self', token: { captured: 'login' } },
 ];
 
-export const CORPUS: readonly Case[] = [...HEALTH, ...SEAL_AND_INIT, ...AUTH_METHODS, ...MOUNTS, ...TOKENS, ...LDAP, ...LOGIN, ...NAMESPACES];
+export const CORPUS: readonly Case[] = [...HEALTH, ...SEAL_AND_INIT, ...AUTH_METHODS, ...MOUNTS, ...TOKENS, ...LDAP, ...LOGIN, ...NAMESPACES, ...ACL];

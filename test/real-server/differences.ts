@@ -65,7 +65,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['token-create*', 'token-renew-self*', 'token-lookup', 'token-lookup-self-child', 'token-lookup-self-after-renew', 'token-lookup-get-query', 'login', 'login-mixed-case', 'login-lookup-self'],
+    cases: ['token-create*', 'acl-token-create', 'token-renew-self*', 'token-lookup', 'token-lookup-self-child', 'token-lookup-self-after-renew', 'token-lookup-get-query', 'login', 'login-mixed-case', 'login-lookup-self'],
     at: ['body.auth.client_token', 'body.data.id'],
     differs: 'service tokens start `hvs.` (batch `hvb.`) on serve, `s.` (`b.`) on OpenBao',
     reason: 'Vault 1.10 introduced the hvs./hvb. prefixes; OpenBao went back to the old ones',
@@ -134,6 +134,22 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     differs: 'a login as `ALICE`: serve keeps `ALICE` in the token metadata, OpenBao lower-cases it (case_sensitive_names is false)',
     reason: "Vault's pathLogin puts the username as given into the metadata (only the policy lookups use the lower-cased name); OpenBao lower-cases and trims it before the login since openbao/openbao#1632, its own fix for the lock-out bypass of HCSEC-2025-16. Vault's own fix for that bulletin is not in the public source read here (the LDAP login through 1.14)",
     source: `${V} builtin/credential/ldap/path_login.go (pathLogin: Metadata "username": username), builtin/credential/ldap/backend.go (Login: canonicalUsername for lookups only); ${B} internal/builtin/credential/ldap/path_login.go`,
+  },
+  {
+    kind: 'vault',
+    cases: ['acl-policy-read'],
+    at: ['body.data.cas_required', 'body.data.version', 'body.data.modified', 'body.data.allow_*_in_identity_templates'],
+    differs: 'OpenBao reads a policy back with `cas_required`, `version`, `modified` and the identity template switches; serve with `name` and `policy` only',
+    reason: "OpenBao added check-and-set and templating options to ACL policies; Vault's handlePoliciesRead answers the name and the text",
+    source: `${V} vault/logical_system.go (handlePoliciesRead); ${B} internal/vault/logical_system.go (handlePoliciesRead)`,
+  },
+  {
+    kind: 'open',
+    cases: ['acl-denied-bad-field'],
+    at: ['status', 'body.errors'],
+    differs: 'a write the token may not make, with a field of the wrong type, to a route with an existence check: serve 403 `permission denied`, OpenBao 400 with the field\'s conversion error',
+    reason: "the existence check validates the request's fields (FieldData.Validate) before the ACL is asked; serve's routes have no field schemas to validate with before the handler runs",
+    source: `${V} sdk/framework/backend.go (HandleExistenceCheck), vault/request_handling.go (CheckToken); ${B} sdk/framework/backend.go`,
   },
   {
     kind: 'open',

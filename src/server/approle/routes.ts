@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { issueLoginToken, DEFAULT_TOKEN_FIELDS, parseTokenFields, tokenFieldsView, type RoleTokenFields } from '../auth/login-token.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { ApiError, badRequest, keyList, noContent, notFound, ok, type Reply } from '../http/reply.js';
-import { Router } from '../http/router.js';
+import { Router, type ExistenceQuery } from '../http/router.js';
 import { storagePrefix } from '../sys/mount-table.js';
 import { toBool, toStr } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
@@ -19,8 +19,8 @@ interface AppRole extends RoleTokenFields {
   bind_secret_id: boolean;
 }
 
-const prefix = (req: ApiRequest): string => storagePrefix(req.mount!);
-const roleKey = (req: ApiRequest, name: string): string => `${prefix(req)}role/${name}`;
+const prefix = (req: Pick<ApiRequest, 'mount'>): string => storagePrefix(req.mount!);
+const roleKey = (req: Pick<ApiRequest, 'mount'>, name: string): string => `${prefix(req)}role/${name}`;
 const roleIdKey = (req: ApiRequest, roleId: string): string => `${prefix(req)}role_id/${digest(roleId)}`;
 const secretIdKey = (req: ApiRequest, roleName: string, secretId: string): string => `${prefix(req)}secret_id/${roleName}/${digest(secretId)}`;
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -44,6 +44,7 @@ export const approleRouter = new Router([
   {
     pattern: 'role/:name',
     access: 'acl',
+    exists: roleExists,
     handlers: {
       read: (req) => {
         const role = req.cluster.store.get(roleKey(req, req.params.name!.toLowerCase())) as AppRole | undefined;
@@ -67,6 +68,11 @@ export const approleRouter = new Router([
   },
   { pattern: 'login', access: 'public', handlers: { update: login } },
 ]);
+
+/** path_role.go pathRoleExistenceCheck: the role under its lower-cased name (roleEntry lower-cases it). */
+function roleExists(query: ExistenceQuery): boolean {
+  return query.cluster.store.get(roleKey(query, query.params.name!.toLowerCase())) !== undefined;
+}
 
 async function writeRole(req: ApiRequest): Promise<Reply> {
   const name = req.params.name!.toLowerCase();

@@ -3,6 +3,7 @@ import { badRequest, unknownMembers, withIgnoredWarning, type Reply } from '../h
 import { readDurationNanos } from '../../values/index.js';
 import { toBool, toInt, toKvPairs, toStr, toStringSlice } from '../util/fields.js';
 import { normalisePolicies } from '../util/lists.js';
+import { PolicyStore } from '../policies/policy-store.js';
 import { authBlock } from './auth-block.js';
 import type { TokenType } from './token-store.js';
 import { calculateTokenTtl } from './token-ttl.js';
@@ -18,9 +19,6 @@ const CREATE_FIELDS = [
   'display_name', 'explicit_max_ttl', 'entity_alias', 'num_uses', 'period', 'renewable', 'ttl', 'lease',
   'type', 'no_default_policy', 'id', 'meta', 'no_parent', 'policies',
 ];
-
-/** The policies serve has: it keeps no ACL policy store, only the built-in two (vault/policy_store.go). */
-const EXISTING_POLICIES: ReadonlySet<string> = new Set(['root', 'default']);
 
 export async function createToken({ cluster, caller, body }: ApiRequest): Promise<Reply> {
   // FieldData.Validate: every typed field converts before the handler runs.
@@ -58,8 +56,10 @@ export async function createToken({ cluster, caller, body }: ApiRequest): Promis
     orphan,
     renewable: renewableAsked && ttl > 0,
   });
-  // The handler's last step: a warning for each policy the policy store does not have.
-  const missing = entry.policies.filter((p) => !EXISTING_POLICIES.has(p)).map((p) => `Policy ${JSON.stringify(p)} does not exist`);
+  // The handler's last step: a warning for each policy the namespace's policy store does not have
+  // (policy_store.go GetPolicy: `root` always there, `default` until deleted, which it never is).
+  const policyStore = new PolicyStore(cluster.store, cluster.namespace);
+  const missing = entry.policies.filter((p) => p !== 'root' && policyStore.text(p) === undefined).map((p) => `Policy ${JSON.stringify(p)} does not exist`);
   const reply: Reply = { kind: 'auth', auth: authBlock(token, entry, ttl), warnings: [...warnings, ...missing] };
   return withIgnoredWarning(reply, unknownMembers(body, CREATE_FIELDS));
 }

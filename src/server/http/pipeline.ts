@@ -17,6 +17,7 @@ import { asksForHelp, helpDocument, type HelpSubject } from './help.js';
 import type { Operation, Route, RouteMatch } from './router.js';
 import { StorageKeyError } from '../storage/kv-store.js';
 import { requestAllowed } from '../policies/enforce.js';
+import type { Operation as AclOperation } from '../../values/acl-policy/index.js';
 
 export interface ResolvedRoute extends RouteMatch {
   kind: 'route';
@@ -107,16 +108,19 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   // The token and its ACL are checked before any of the body is read: without one, nobody makes
   // us buffer. The root token is let through at once; any other's policies decide
   // (policies/enforce.ts), first by path and operation, then by the body's parameters.
+  // The root token skips the existence check too: it is allowed either way.
+  let checked: AclOperation | undefined;
   if (access !== 'public') {
     caller = cluster.tokens.authenticate(requestToken(req), clientAddress);
     if (!caller) return sendErrors(res, 403, ['permission denied']);
-    if (!caller.isRoot && !requestAllowed(cluster.store, caller, { path, operation })) return sendErrors(res, 403, aclDenied().errors);
+    checked = caller.isRoot ? undefined : aclOperation(operation, resolved, cluster);
+    if (checked && !requestAllowed(cluster.store, caller, { path, operation: checked })) return sendErrors(res, 403, aclDenied().errors);
   }
   if (resolved.kind === 'miss') return sendErrors(res, 404, deps.unrouted(path, operation));
   const handler = resolved.route.handlers[operation];
   if (!handler) return sendErrors(res, 405, gathered(405, 'unsupported operation').errors);
   const json: JsonObject = operation === 'update' || operation === 'patch' ? await body.readJson() : {};
-  if (caller && !caller.isRoot && !requestAllowed(cluster.store, caller, { path, operation, data: json })) {
+  if (caller && checked && !requestAllowed(cluster.store, caller, { path, operation: checked, data: json })) {
     return sendErrors(res, 403, aclDenied().errors);
   }
   if (caller) caller = await cluster.tokens.use(caller);
@@ -133,6 +137,18 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     mount: resolved.mount,
   });
   sendReply(res, reply, injectsDataAtTop(urlPath));
+}
+
+/**
+ * The operation the token's ACL is asked about (vault/request_handling.go CheckToken): a write
+ * to a route with an existence check is `create` when its object does not exist and `update`
+ * when it does, asked once, before the body is read (the checks read the path's names only); a
+ * route without one, or a path no route serves (ErrUnsupportedPath), is `update`.
+ */
+function aclOperation(operation: Operation, resolved: ResolvedRoute | RouteMiss, cluster: ClusterServices): AclOperation {
+  if (operation !== 'update' || resolved.kind === 'miss' || resolved.route.exists === undefined) return operation;
+  const exists = resolved.route.exists({ cluster: resolved.services ?? cluster, params: resolved.params, mount: resolved.mount });
+  return exists ? 'update' : 'create';
 }
 
 /**

@@ -12,11 +12,20 @@ type Access = 'public' | 'acl';
 
 type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
 
+/** What an existence check reads: the object's place, named by the path (never the body). */
+export type ExistenceQuery = Pick<ApiRequest, 'cluster' | 'params' | 'mount'>;
+
 export interface Route {
   /** Segments separated by "/": literals, `:name` (one segment) or `:name+` (the rest, may hold "/"). */
   pattern: string;
   access: Access;
   handlers: Partial<Record<Operation, Handler>>;
+  /**
+   * The backend's ExistenceCheck (sdk/framework/path.go), on the routes whose service path has
+   * one: a write is checked as `create` when the object does not exist and `update` when it
+   * does (vault/request_handling.go CheckToken). A route without one is always `update`.
+   */
+  exists?: (query: ExistenceQuery) => boolean;
 }
 
 export interface RouteMatch {

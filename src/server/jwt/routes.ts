@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { issueLoginToken, DEFAULT_TOKEN_FIELDS, parseTokenFields, tokenFieldsView, type RoleTokenFields } from '../auth/login-token.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { ApiError, badRequest, keyList, noContent, notFound, ok, permissionDenied, type Reply } from '../http/reply.js';
-import { Router } from '../http/router.js';
+import { Router, type ExistenceQuery } from '../http/router.js';
 import { storagePrefix } from '../sys/mount-table.js';
 import { toList, toStr } from '../util/fields.js';
 import type { JsonObject, JsonValue } from '../util/json.js';
@@ -31,9 +31,9 @@ interface JwtRole extends RoleTokenFields {
   token_bound_cidrs: string[];
 }
 
-const prefix = (req: ApiRequest): string => storagePrefix(req.mount!);
+const prefix = (req: Pick<ApiRequest, 'mount'>): string => storagePrefix(req.mount!);
 const configOf = (req: ApiRequest): JwtConfig | undefined => req.cluster.store.get(`${prefix(req)}config`) as JwtConfig | undefined;
-const roleOf = (req: ApiRequest, name: string): JwtRole | undefined => req.cluster.store.get(`${prefix(req)}role/${name}`) as JwtRole | undefined;
+const roleOf = (req: Pick<ApiRequest, 'cluster' | 'mount'>, name: string): JwtRole | undefined => req.cluster.store.get(`${prefix(req)}role/${name}`) as JwtRole | undefined;
 
 export const jwtRouter = new Router([
   { pattern: 'config', access: 'acl', handlers: { read: readConfig, update: writeConfig } },
@@ -41,6 +41,8 @@ export const jwtRouter = new Router([
   {
     pattern: 'role/:name',
     access: 'acl',
+    // path_role.go pathRoleExistenceCheck: the role as the write would find it.
+    exists: (query: ExistenceQuery) => roleOf(query, query.params.name!.toLowerCase()) !== undefined,
     handlers: {
       read: (req) => {
         const role = roleOf(req, req.params.name!.toLowerCase());

@@ -10,7 +10,8 @@ import { PolicyStore, policyName } from './policy-store.js';
  * ACL policies per namespace (vault/logical_system.go handlePoliciesList / Read / Set / Delete,
  * vault/policy_store.go): `sys/policies/acl` and the legacy `sys/policy` (`rules` in its
  * answers, `rules` taken for `policy` with a deprecation warning). Names are lower-cased; `root`
- * is listed and read but never written or deleted; `default` never deleted.
+ * is read but never written or deleted, and listed in the root namespace only; `default` never
+ * deleted.
  */
 
 type Flavour = 'acl' | 'legacy';
@@ -19,7 +20,8 @@ const policiesOf = (req: ApiRequest): PolicyStore => new PolicyStore(req.cluster
 
 function list(flavour: Flavour) {
   return (req: ApiRequest): Reply => {
-    const keys = [...policiesOf(req).names(), 'root'];
+    // handlePoliciesList names `root` in the root namespace only.
+    const keys = [...policiesOf(req).names(), ...(req.cluster.namespace === '' ? ['root'] : [])];
     return ok(flavour === 'legacy' ? { keys, policies: keys } : { keys });
   };
 }
@@ -69,8 +71,9 @@ function base64Decoded(text: string): string | undefined {
 
 /**
  * `sys/capabilities` and `sys/capabilities-self` (logical_system.go handleCapabilities,
- * vault/capabilities.go Capabilities): each path's capabilities for the token, `capabilities`
- * too when one path was asked; the root token's are `root`, a token without policies `deny`.
+ * vault/capabilities.go Capabilities): each path's capabilities for the token, sorted by name,
+ * `capabilities` too when one path was asked; the root token's are `root`, a token without
+ * policies `deny`.
  */
 function capabilities(self: boolean) {
   return (req: ApiRequest): Reply => {
@@ -83,7 +86,8 @@ function capabilities(self: boolean) {
     const acl = holder.isRoot ? undefined : tokenAcl(req.cluster.store, holder);
     const data: Record<string, string[]> = {};
     for (const path of paths) {
-      data[path] = acl === undefined ? ['root'] : holder.entry.policies.length === 0 ? ['deny'] : capabilitiesOf(acl, prefix + path);
+      // vault/capabilities.go Capabilities sorts what acl.go Capabilities lists.
+      data[path] = acl === undefined ? ['root'] : holder.entry.policies.length === 0 ? ['deny'] : capabilitiesOf(acl, prefix + path).sort();
     }
     return ok(paths.length === 1 ? { ...data, capabilities: data[paths[0]!]! } : data);
   };

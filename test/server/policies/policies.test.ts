@@ -66,11 +66,18 @@ describe('sys/policies/acl and sys/policy', () => {
     expect((await root.get('sys/policies/acl/encoded')).body.data.policy).toBe('path "b" { capabilities = ["list"] }');
   });
 
+  it("token create warns only of policies the namespace's store lacks (token_store.go handleCreateCommon, GetPolicy)", async () => {
+    await root.post('sys/policies/acl/present', { policy: 'path "x" { capabilities = ["read"] }' });
+    const created = await root.post('auth/token/create', { policies: ['present', 'absent'] });
+    expect(created.body.warnings).toEqual(['Policy "absent" does not exist']);
+  });
+
   it('keeps each namespace its own policies', async () => {
     expect((await root.post('sys/namespaces/team-a', {})).status).toBe(200);
     const inA = apiClient(server.clusters[0]!, undefined, { namespace: 'team-a' });
     expect((await inA.post('sys/policies/acl/only-a', { policy: 'path "x" { capabilities = ["read"] }' })).status).toBe(204);
-    expect((await inA.list('sys/policies/acl')).body.data.keys).toEqual(['default', 'only-a', 'root']);
+    // `root` is listed in the root namespace only (logical_system.go handlePoliciesList).
+    expect((await inA.list('sys/policies/acl')).body.data.keys).toEqual(['default', 'only-a']);
     expect((await root.get('sys/policies/acl/only-a')).status).toBe(404);
   });
 });
@@ -117,7 +124,8 @@ describe('enforcement: every request against its token policies', () => {
   it('sys/capabilities-self and sys/capabilities answer as acl.go Capabilities', async () => {
     const token = await tokenWith(['broad', 'no-mounts']);
     const self = await token.post('sys/capabilities-self', { paths: ['sys/mounts', 'sys/auth', 'secret/x'] });
-    expect(self.body.data).toEqual({ 'sys/mounts': ['deny'], 'sys/auth': ['read', 'list'], 'secret/x': ['deny'] });
+    // Sorted by name (vault/capabilities.go Capabilities sorts what acl.go lists).
+    expect(self.body.data).toEqual({ 'sys/mounts': ['deny'], 'sys/auth': ['list', 'read'], 'secret/x': ['deny'] });
     const one = await root.post('sys/capabilities', { token: server.clusters[0]!.rootToken, path: 'anything' });
     expect(one.body.data).toEqual({ anything: ['root'], capabilities: ['root'] });
   });
