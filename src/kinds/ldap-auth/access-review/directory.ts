@@ -1,14 +1,13 @@
 /**
  * The directory as a plan's access review reads it: every user a login could find, and each
  * one's LDAP groups, computed by the login's own resolution (adapters/ldap/login-directory.ts)
- * on one connection bound as the config's binddn (and an anonymous one for the group searches
- * with anonymous_group_search, as the login does). No user password is known, so no user bind:
- * a user is one the login's user search (or derived DN) finds.
+ * on a small pool of connections bound as the config's binddn (and anonymous ones for the group
+ * searches with anonymous_group_search, as the login does). No user password is known, so no
+ * user bind: a user is one the login's user search (or derived DN) finds.
  */
-import { escapeFilter, FilterParser, ResultCodeError } from 'ldapts';
+import { escapeFilter, FilterParser, ResultCodeError, type Client } from 'ldapts';
 import {
   attributeValues,
-  connectFirst,
   derivedBindDn,
   ldapGroupsOf,
   LoginStepError,
@@ -20,13 +19,14 @@ import {
   userEntryDn,
   userFilterValues,
   DEFAULT_USER_FILTER,
-  type LdapConnection,
   type LdapEntry,
   type LdapTlsSettings,
   type LoginDirectorySettings,
 } from '../../../adapters/ldap/index.js';
 import { AdaptiveLimit } from '../../../client/adaptive-limit.js';
 import { forEachBounded } from '../../../client/each-bounded.js';
+import { ConnectionPool } from './connection-pool.js';
+import { dnsFromListing, listingIsLoginSearch } from './listed-dns.js';
 
 /** Where and how to connect: the config's url, TLS fields, timeouts and binddn/bindpass. */
 export interface DirectoryConnectionSettings {
@@ -39,6 +39,9 @@ export interface DirectoryConnectionSettings {
 /** Entries per page of the user enumeration (the paged-results control; the server may lower it). */
 const PAGE_SIZE = 500;
 
+/** Connections a review opens (per bind identity): enough for a directory's threads, few enough for its connection limits. */
+const POOL_SIZE = 4;
+
 /**
  * Login name → the user's LDAP groups, for every name the login would find; a name whose login
  * would fail to find its entry (several entries match it, say) maps to null. The enumeration
@@ -46,18 +49,15 @@ const PAGE_SIZE = 500;
  */
 export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<Map<string, string[] | null>> {
   const timeouts = { connectMs: connection.connectMs, requestMs: connection.requestMs };
-  const users = await connectFirst(connection.url, connection.tls, timeouts);
-  let groupsConn: LdapConnection | undefined;
+  const users = await ConnectionPool.open(POOL_SIZE, connection.url, connection.tls, timeouts, (c) => c.client.bind(s.binddn, s.bindpass));
+  let groups: ConnectionPool | undefined;
   try {
-    await users.client.bind(s.binddn, s.bindpass);
-    if (s.anonymous_group_search) {
-      groupsConn = await connectFirst(connection.url, connection.tls, timeouts);
-      await groupsConn.client.bind('', '');
-    }
-    const names = loginNames(await enumerate(users, s), s);
-    return await resolveAll(names, users, groupsConn ?? users, s);
+    if (s.anonymous_group_search) groups = await ConnectionPool.open(POOL_SIZE, connection.url, connection.tls, timeouts, (c) => c.client.bind('', ''));
+    const entries = await users.use((c) => enumerate(c.client, s));
+    const listed = listingIsLoginSearch(s) ? dnsFromListing(entries, s.userattr) : undefined;
+    return await resolveAll(loginNames(entries, s), listed, users, groups ?? users, s);
   } finally {
-    await groupsConn?.close();
+    await groups?.close();
     await users.close();
   }
 }
@@ -68,11 +68,11 @@ export async function directoryUsers(connection: DirectoryConnectionSettings, s:
  * counts every page), the search is split by the name's first characters, then the next ones,
  * each part small enough, so the limit is kept and no user is left out.
  */
-async function enumerate(conn: LdapConnection, s: LoginDirectorySettings): Promise<LdapEntry[]> {
+async function enumerate(client: Client, s: LoginDirectorySettings): Promise<LdapEntry[]> {
   const attribute = s.upndomain ? 'userPrincipalName' : s.userattr;
   const all = enumerationFilter(s);
   const search = (filter: string) =>
-    searchEntries(conn.client, {
+    searchEntries(client, {
       base: s.userdn,
       // A derived DN is `<userattr>=<name>,<userdn>`: one level below userdn.
       scope: searchesForUser(s) || s.upndomain ? 'sub' : 'one',
@@ -150,8 +150,21 @@ function loginNames(entries: readonly LdapEntry[], s: LoginDirectorySettings): s
   return [...names].sort();
 }
 
-/** Each name through the login's resolution, as many at once as the directory's pace allows. */
-async function resolveAll(names: readonly string[], users: LdapConnection, groups: LdapConnection, s: LoginDirectorySettings): Promise<Map<string, string[] | null>> {
+/**
+ * Each name through the login's resolution, as many at once as the directory's pace allows,
+ * spread over the pools. `listed`: the DNs the listing already decides (listed-dns.ts); the
+ * first of them is also searched for, as a check that the listing and the login's search agree
+ * on this directory (an attribute without an equality rule finds nothing by equality), and
+ * when they do not, every name is searched for.
+ */
+async function resolveAll(
+  names: readonly string[],
+  listed: ReadonlyMap<string, string> | undefined,
+  users: ConnectionPool,
+  groups: ConnectionPool,
+  s: LoginDirectorySettings,
+): Promise<Map<string, string[] | null>> {
+  const known = listed && (await listingAgrees(listed, users, s)) ? listed : new Map<string, string>();
   const out = new Map<string, string[] | null>();
   const limit = new AdaptiveLimit({ initial: 8, max: 64 });
   let inFlight = 0;
@@ -159,7 +172,7 @@ async function resolveAll(names: readonly string[], users: LdapConnection, group
     const startedAt = performance.now();
     inFlight++;
     try {
-      out.set(name, await resolveOne(name, users, groups, s));
+      out.set(name, await resolveOne(name, known.get(name), users, groups, s));
     } finally {
       limit.onSample({ startedAt, endedAt: performance.now(), inFlight, outcome: 'ok' });
       inFlight--;
@@ -168,14 +181,31 @@ async function resolveAll(names: readonly string[], users: LdapConnection, group
   return out;
 }
 
-/** The login's steps 4, the entry DN and 7 for one name; null where the login would fail. */
-async function resolveOne(name: string, users: LdapConnection, groups: LdapConnection, s: LoginDirectorySettings): Promise<string[] | null> {
+/** The login's own search for one listed name finds the DN the listing gives it. */
+async function listingAgrees(listed: ReadonlyMap<string, string>, users: ConnectionPool, s: LoginDirectorySettings): Promise<boolean> {
+  const [first] = listed;
+  if (!first) return true;
+  const [name, dn] = first;
   try {
-    const bindDn = searchesForUser(s) ? await searchedBindDn(users.client, s, name) : derivedBindDn(s, name);
-    const userDn = await userEntryDn(users.client, s, name, bindDn);
-    return (await ldapGroupsOf(groups.client, s, userDn, name)).groups;
+    return (await users.use((c) => searchedBindDn(c.client, s, name))) === dn;
+  } catch (err) {
+    if (err instanceof LoginStepError) return false;
+    throw err;
+  }
+}
+
+/** The login's steps 4, the entry DN and 7 for one name; null where the login would fail. */
+async function resolveOne(name: string, listedDn: string | undefined, users: ConnectionPool, groups: ConnectionPool, s: LoginDirectorySettings): Promise<string[] | null> {
+  try {
+    const userDn = listedDn ?? (await users.use((c) => bindDnThenEntryDn(c.client, s, name)));
+    return (await groups.use((c) => ldapGroupsOf(c.client, s, userDn, name))).groups;
   } catch (err) {
     if (err instanceof LoginStepError) return null;
     throw err;
   }
+}
+
+async function bindDnThenEntryDn(client: Client, s: LoginDirectorySettings, name: string): Promise<string> {
+  const bindDn = searchesForUser(s) ? await searchedBindDn(client, s, name) : derivedBindDn(s, name);
+  return userEntryDn(client, s, name, bindDn);
 }
