@@ -11,20 +11,28 @@ export interface AccessChange {
   policy: string;
   gained: string[];
   lost: string[];
+  /**
+   * Set when the users who gain the policy gain with it `sudo` (on the rule's path as written)
+   * or create, update or delete without a deny on a path the plan writes: what a reviewer must
+   * read first. Absent when nobody gains the policy or its text is not known.
+   */
+  escalation?: Escalation;
+}
+
+/** What a gained policy grants that is called out: `sudo` anywhere, or `write` on a path the plan touches. */
+export interface Escalation {
+  grants: 'sudo' | 'write';
+  /** sudo: the policy's path rule as written; write: the API path the plan touches (namespace first). */
+  path: string;
 }
 
 /** When the access review reads the directory: `auto` (a warning when it cannot), `require` (an error), `off`. */
 export const ACCESS_REVIEW_MODES = ['auto', 'require', 'off'] as const;
 export type AccessReviewMode = (typeof ACCESS_REVIEW_MODES)[number];
 
-/**
- * The review's order: what a reviewer must read first, then by method and policy. EXTENSION
- * POINT for AclPolicy documents (the kind is built on h/acl-kind, not merged here): with the
- * run's policy texts, `escalates` tells a policy granting `sudo` or deny-free write on a path
- * the plan touches, and its gains come first. Without them no policy text is known, so none does.
- */
-export function calledOutFirst(changes: readonly AccessChange[], escalates: (policy: string) => boolean = () => false): AccessChange[] {
-  const first = (c: AccessChange): number => (c.gained.length > 0 && escalates(c.policy) ? 0 : 1);
+/** The review's order: gains that escalate first, then by method and policy. */
+export function calledOutFirst(changes: readonly AccessChange[]): AccessChange[] {
+  const first = (c: AccessChange): number => (c.escalation !== undefined ? 0 : 1);
   return [...changes].sort((a, b) => first(a) - first(b) || Address.compare(a.method, b.method) || compareText(a.policy, b.policy));
 }
 

@@ -13,6 +13,7 @@ import type { ClientPool, KindModule, PlanFlags } from '../kinds/kind.js';
 import { orderChanges, selectTargets } from '../order/order.js';
 import type { Prepared } from '../validate/types.js';
 import { missingNamespaces } from './namespaces.js';
+import { withEscalations } from './escalation.js';
 import { missingPolicies } from './policies.js';
 import { UnservedFeatures, type KindInUse } from './unserved.js';
 
@@ -113,7 +114,8 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
   notes.push(...writeOnlyNotes(desired, changes));
   diagnostics.append(await missingPolicies({ prepared, pool, observed, changes, strict: opts.strictPolicies === true, redaction }));
-  const accessChanges = await reviewAccess(kindsInUse, { observed, changes }, opts.accessReview ?? 'auto', diagnostics, redaction);
+  const reviewed = await reviewAccess(kindsInUse, { observed, changes }, opts.accessReview ?? 'auto', diagnostics, redaction);
+  const accessChanges = reviewed && calledOutFirst(await withEscalations(reviewed, { changes, observed, desired: prepared.desired.values(), pool, diagnostics, redaction }));
 
   return {
     // The plan is data that is printed and saved: it holds no secret, in whatever field a
@@ -160,7 +162,7 @@ async function reviewAccess(
       else diagnostics.warningAbout(method, `access review skipped: ${why}`, 'environment');
     }
   }
-  return reviewed > 0 ? calledOutFirst(accessChanges) : undefined;
+  return reviewed > 0 ? accessChanges : undefined;
 }
 
 /** The kinds the manifests use, with their desired states. */

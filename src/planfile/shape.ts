@@ -1,7 +1,7 @@
 import { Address } from '../core/address.js';
 import { checkedText, listOf, mapOf, oneOf, orNull, shapeProblems, strictRecord, type FieldShape, type ShapeProblem } from '../core/json-shape.js';
 import { segmentProblem } from '../core/path-segment.js';
-import type { AccessChange } from '../core/access.js';
+import type { AccessChange, Escalation } from '../core/access.js';
 import { ACTIONS, CHANGE_REASONS, NOTE_SEVERITIES, PLAN_FORMAT_VERSION, type Change, type Guard, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
 
 /** The keys a type requires, and those it leaves optional. */
@@ -53,7 +53,11 @@ const CHANGE = strictRecord(
   { owner: ADDRESS, clearedFields: TEXTS } satisfies OptionalFieldsOf<Change>,
 );
 
-const ACCESS_CHANGE = strictRecord({ method: ADDRESS, policy: 'text', gained: TEXTS, lost: TEXTS } satisfies FieldsOf<AccessChange>);
+const ESCALATION = strictRecord({ grants: oneOf('sudo', 'write'), path: 'text' } satisfies FieldsOf<Escalation>);
+const ACCESS_CHANGE = strictRecord(
+  { method: ADDRESS, policy: 'text', gained: TEXTS, lost: TEXTS } satisfies FieldsOf<AccessChange>,
+  { escalation: ESCALATION } satisfies OptionalFieldsOf<AccessChange>,
+);
 
 const PLAN = strictRecord(
   {

@@ -1,4 +1,4 @@
-import type { AccessChange } from '../core/access.js';
+import type { AccessChange, Escalation } from '../core/access.js';
 import { formatCount } from '../core/count.js';
 import { printable } from './vocabulary.js';
 
@@ -14,12 +14,14 @@ export interface AccessLine {
   sign: '+' | '-';
   policy: string;
   users: readonly string[];
+  /** On a gain: what the policy grants that is called out. */
+  escalation?: Escalation;
 }
 
 /** The review as lines, a policy's gains before its losses, in the review's order. */
 export function accessLines(changes: readonly AccessChange[]): AccessLine[] {
   return changes.flatMap((c) => [
-    ...(c.gained.length > 0 ? [{ method: String(c.method), sign: '+' as const, policy: c.policy, users: c.gained }] : []),
+    ...(c.gained.length > 0 ? [{ method: String(c.method), sign: '+' as const, policy: c.policy, users: c.gained, ...(c.escalation ? { escalation: c.escalation } : {}) }] : []),
     ...(c.lost.length > 0 ? [{ method: String(c.method), sign: '-' as const, policy: c.policy, users: c.lost }] : []),
   ]);
 }
@@ -29,4 +31,14 @@ export function userList(users: readonly string[]): string {
   const shown = users.slice(0, NAMES_SHOWN).map(printable).join(', ');
   const more = users.length > NAMES_SHOWN ? ', …' : '';
   return `${shown}${more} (${formatCount(users.length)} user${users.length === 1 ? '' : 's'})`;
+}
+
+/** What a called-out gain grants, in words: `grants sudo (on "sys/*")`, `grants write on auth/ldap/groups/ops, which this plan writes`. */
+export function escalationWords(e: Escalation): string {
+  switch (e.grants) {
+    case 'sudo':
+      return `grants sudo (on ${JSON.stringify(e.path)})`;
+    case 'write':
+      return `grants write on ${e.path}, which this plan writes`;
+  }
 }

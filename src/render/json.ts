@@ -1,4 +1,4 @@
-import type { AccessChange } from '../core/access.js';
+import type { AccessChange, Escalation } from '../core/access.js';
 import type { JsonObject, JsonValue } from '../core/json.js';
 import type { Address } from '../core/address.js';
 import type { Diagnostics } from '../core/diagnostics.js';
@@ -16,8 +16,8 @@ type AsJson<T> = T extends Address ? string : T extends ReadonlyArray<infer U> ?
  */
 type JsonOf<T, Internal extends keyof T = never> = { [K in Exclude<keyof T, Internal>]-?: AsJson<Exclude<T[K], undefined>> };
 export type JsonChange = JsonOf<Change, 'guards' | 'owner'>;
-/** One policy's gains and losses of the access review, the method as its address text. */
-export type JsonAccessChange = JsonOf<AccessChange>;
+/** One policy's gains and losses of the access review, the method as its address text; `escalation` null when none is called out. */
+export type JsonAccessChange = Omit<JsonOf<AccessChange>, 'escalation'> & { escalation: JsonOf<Escalation> | null };
 
 /** `--format json`: the shape scripts rely on (contract section 4). */
 export interface JsonPlan {
@@ -47,7 +47,13 @@ function planToJson(plan: Plan, diagnostics: Diagnostics | undefined): JsonPlan 
       message: n.message,
       ...(n.address ? { address: String(n.address) } : {}),
     })),
-    accessChanges: (plan.accessChanges ?? []).map((a) => ({ method: String(a.method), policy: a.policy, gained: [...a.gained], lost: [...a.lost] })),
+    accessChanges: (plan.accessChanges ?? []).map((a) => ({
+      method: String(a.method),
+      policy: a.policy,
+      gained: [...a.gained],
+      lost: [...a.lost],
+      escalation: a.escalation ? { ...a.escalation } : null,
+    })),
     summary: summarise(plan),
     diagnostics: diagnosticsToJson(diagnostics),
   };

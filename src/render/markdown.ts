@@ -1,7 +1,7 @@
 import { formatCount } from '../core/count.js';
 import { formatPos, type Diagnostic } from '../core/diagnostics.js';
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
-import type { AccessChange } from '../core/access.js';
+import type { AccessChange, Escalation } from '../core/access.js';
 import { NO_ACCESS_CHANGES, userList } from './access.js';
 import { failoverDiagrams } from './failover-diagram.js';
 import { fieldLines, formatValue, hiddenMarker, type FieldLine } from './fields.js';
@@ -219,12 +219,22 @@ function accessSection(changes: readonly AccessChange[]): Section {
     head: folded ? ['<details>', `<summary>${escapeHtml(title.replaceAll('**', ''))}</summary>`, '', ...table] : [title, '', ...table],
     foot: folded ? ['', '</details>'] : undefined,
     items: changes.map((c) => ({
-      text: `| ${cell(code(String(c.method)))} | ${cell(code(c.policy))} | ${list(c.gained)} | ${list(c.lost)} |`,
+      text: `| ${cell(code(String(c.method)))} | ${cell(code(c.policy))}${c.escalation ? ` ${cell(escalationCell(c.escalation))}` : ''} | ${list(c.gained)} | ${list(c.lost)} |`,
       priority: PRIORITY.mustSeeDiff,
     })),
     joiner: '\n',
     more: (k) => `| … | ${k} more polic${k === 1 ? 'y' : 'ies'} | | |`,
   };
+}
+
+/** A called-out gain in the policy cell: `**grants sudo** on \`sys/*\``, the path a code span. */
+function escalationCell(e: Escalation): string {
+  switch (e.grants) {
+    case 'sudo':
+      return `**grants sudo** on ${code(e.path)}`;
+    case 'write':
+      return `**grants write** on ${code(e.path)}, which this plan writes`;
+  }
 }
 
 /** The head, the kept items in their order, the line for the rest and the foot; '' for a part with nothing. */

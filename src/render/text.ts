@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { summarise, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
-import { ACCESS_HEADING, accessLines, NO_ACCESS_CHANGES, userList } from './access.js';
+import { ACCESS_HEADING, accessLines, escalationWords, NO_ACCESS_CHANGES, userList } from './access.js';
 import type { AccessChange } from '../core/access.js';
 import { fieldLines, formatValue, hiddenMarker, type DiffLine, type FieldLine } from './fields.js';
 import { actionColor, actionSymbol, changeTags, makeChalk, NO_CHANGES, noChangesButUnmanaged, printable, summaryLine, UNMANAGED_HEADING } from './vocabulary.js';
@@ -68,7 +68,8 @@ function renderAccessReview(changes: readonly AccessChange[], chalk: ChalkInstan
   let method: string | undefined;
   for (const line of accessLines(changes)) {
     if (line.method !== method) lines.push(`  ${printable((method = line.method))}`);
-    const text = `${line.sign} ${printable(line.policy)}: ${userList(line.users)}`;
+    const calledOut = line.escalation ? ` (${printable(escalationWords(line.escalation))})` : '';
+    const text = `${line.sign} ${printable(line.policy)}: ${userList(line.users)}${calledOut}`;
     lines.push(`    ${line.sign === '+' ? chalk.green(text) : chalk.red(text)}`);
   }
   return lines.join('\n');

@@ -119,7 +119,7 @@ describe('#23.4 the access review, proven by logging in', () => {
     const json = await cli(['plan', second, '--format', 'json']);
     const review = (JSON.parse(json.stdout) as { accessChanges: JsonAccessChange[] }).accessChanges;
     expect(review).toEqual([
-      { method: 'default:auth/ldap', policy: 'default', gained: [], lost: [...before.keys()].sort() },
+      { method: 'default:auth/ldap', policy: 'default', gained: [], lost: [...before.keys()].sort(), escalation: null },
     ]);
     const md = await cli(['plan', second, '--format', 'markdown']);
     expect(md.stdout).toContain('| Method | Policy | Gained | Lost |');

@@ -42,8 +42,8 @@ describe('the access review in each format', () => {
   it('json: every user, the method as its address', () => {
     const json = JSON.parse(renderPlanJson(plan(review))) as { accessChanges: unknown[] };
     expect(json.accessChanges).toEqual([
-      { method: 'east:auth/ldap', policy: 'ops', gained: [], lost: ['bender'] },
-      { method: 'east:auth/ldap', policy: 'prod-admin', gained: crew, lost: [] },
+      { method: 'east:auth/ldap', policy: 'ops', gained: [], lost: ['bender'], escalation: null },
+      { method: 'east:auth/ldap', policy: 'prod-admin', gained: crew, lost: [], escalation: null },
     ]);
     expect((JSON.parse(renderPlanJson(plan(undefined))) as { accessChanges: unknown[] }).accessChanges).toEqual([]);
   });
@@ -66,5 +66,30 @@ describe('the access review in each format', () => {
     const odd = [{ method, policy: 'ops', gained: ['@everyone <b>|x', 'tab\there'], lost: [] }];
     expect(renderPlanMarkdown(plan(odd))).toContain('| `@everyone <b>\\|x, tab\\there (2 users)` |');
     expect(renderPlanText(plan(odd), { color: false })).toContain('+ ops: @everyone <b>|x, tab\\there (2 users)');
+  });
+
+  it('a called-out gain says what it grants: text, markdown, json', () => {
+    const called = [
+      { method, policy: 'prod-admin', gained: ['fry'], lost: [], escalation: { grants: 'sudo' as const, path: 'sys/*' } },
+      { method, policy: 'writer', gained: ['leela'], lost: [], escalation: { grants: 'write' as const, path: 'auth/ldap/groups/ops' } },
+    ];
+    const text = renderPlanText(plan(called), { color: false });
+    expect(text).toContain('    + prod-admin: fry (1 user) (grants sudo (on "sys/*"))\n    + writer: leela (1 user) (grants write on auth/ldap/groups/ops, which this plan writes)');
+    const md = renderPlanMarkdown(plan(called));
+    expect(md).toContain('| `east:auth/ldap` | `prod-admin` **grants sudo** on `sys/*` | `fry (1 user)` |  |');
+    expect(md).toContain('| `east:auth/ldap` | `writer` **grants write** on `auth/ldap/groups/ops`, which this plan writes | `leela (1 user)` |  |');
+    const json = JSON.parse(renderPlanJson(plan(called))) as { accessChanges: Array<{ escalation: unknown }> };
+    expect(json.accessChanges.map((c) => c.escalation)).toEqual([
+      { grants: 'sudo', path: 'sys/*' },
+      { grants: 'write', path: 'auth/ldap/groups/ops' },
+    ]);
+  });
+
+  it("a server's policy path is shown printable in text and as code in markdown", () => {
+    const odd = [{ method, policy: 'p', gained: ['fry'], lost: [], escalation: { grants: 'sudo' as const, path: 'sys/`x|\u001b[31m' } }];
+    expect(renderPlanText(plan(odd), { color: false })).not.toContain('\u001b');
+    const md = renderPlanMarkdown(plan(odd));
+    expect(md).not.toContain('\u001b');
+    expect(md).toContain('**grants sudo** on ``');
   });
 });

@@ -23,6 +23,7 @@ describe('the JSON plan and the change model agree', () => {
     expectTypeOf<JsonAccessChange['method']>().toEqualTypeOf<string>();
     expectTypeOf<JsonAccessChange['gained']>().toEqualTypeOf<string[]>();
     expectTypeOf<JsonAccessChange['lost']>().toEqualTypeOf<string[]>();
+    expectTypeOf<JsonAccessChange['escalation']>().toEqualTypeOf<{ grants: 'sudo' | 'write'; path: string } | null>();
     expectTypeOf<JsonPlan['accessChanges']>().toEqualTypeOf<JsonAccessChange[]>();
   });
 

@@ -1,14 +1,13 @@
 /**
  * The directory as a plan's access review reads it: every user a login could find, and each
  * one's LDAP groups, computed by the login's own resolution (adapters/ldap/login-directory.ts)
- * on one connection bound as the config's binddn (and an anonymous one for the group searches
- * with anonymous_group_search, as the login does). No user password is known, so no user bind:
- * a user is one the login's user search (or derived DN) finds.
+ * on a small pool of connections bound as the config's binddn (and anonymous ones for the group
+ * searches with anonymous_group_search, as the login does). No user password is known, so no
+ * user bind: a user is one the login's user search (or derived DN) finds.
  */
-import { escapeFilter, FilterParser, ResultCodeError } from 'ldapts';
+import { escapeFilter, FilterParser, ResultCodeError, type Client } from 'ldapts';
 import {
   attributeValues,
-  connectFirst,
   derivedBindDn,
   ldapGroupsOf,
   LoginStepError,
@@ -20,13 +19,17 @@ import {
   userEntryDn,
   userFilterValues,
   DEFAULT_USER_FILTER,
-  type LdapConnection,
+  groupNamesOf,
   type LdapEntry,
+  type SearchSpec,
   type LdapTlsSettings,
   type LoginDirectorySettings,
 } from '../../../adapters/ldap/index.js';
 import { AdaptiveLimit } from '../../../client/adaptive-limit.js';
 import { forEachBounded } from '../../../client/each-bounded.js';
+import { ConnectionPool } from './connection-pool.js';
+import { dnsFromListing, listingIsLoginSearch } from './listed-dns.js';
+import { groupListing, groupsFromIndex, indexGroups, type GroupIndex } from './listed-groups.js';
 
 /** Where and how to connect: the config's url, TLS fields, timeouts and binddn/bindpass. */
 export interface DirectoryConnectionSettings {
@@ -39,6 +42,12 @@ export interface DirectoryConnectionSettings {
 /** Entries per page of the user enumeration (the paged-results control; the server may lower it). */
 const PAGE_SIZE = 500;
 
+/** Connections a review opens (per bind identity): enough for a directory's threads, few enough for its connection limits. */
+const POOL_SIZE = 4;
+
+/** The most reads in flight at once, however fast the directory answers. */
+const MAX_IN_FLIGHT = 64;
+
 /**
  * Login name → the user's LDAP groups, for every name the login would find; a name whose login
  * would fail to find its entry (several entries match it, say) maps to null. The enumeration
@@ -46,59 +55,62 @@ const PAGE_SIZE = 500;
  */
 export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<Map<string, string[] | null>> {
   const timeouts = { connectMs: connection.connectMs, requestMs: connection.requestMs };
-  const users = await connectFirst(connection.url, connection.tls, timeouts);
-  let groupsConn: LdapConnection | undefined;
+  // One pace for every read of the review, whichever identity it binds as.
+  const limit = new AdaptiveLimit({ initial: 8, max: MAX_IN_FLIGHT });
+  const users = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind(s.binddn, s.bindpass));
+  let groups: ConnectionPool | undefined;
   try {
-    await users.client.bind(s.binddn, s.bindpass);
-    if (s.anonymous_group_search) {
-      groupsConn = await connectFirst(connection.url, connection.tls, timeouts);
-      await groupsConn.client.bind('', '');
-    }
-    const names = loginNames(await enumerate(users, s), s);
-    return await resolveAll(names, users, groupsConn ?? users, s);
+    if (s.anonymous_group_search) groups = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind('', ''));
+    const entries = await enumerate(users, s);
+    const listed = listingIsLoginSearch(s) ? dnsFromListing(entries, s.userattr) : undefined;
+    return await resolveAll(loginNames(entries, s), listed, users, groups ?? users, s);
   } finally {
-    await groupsConn?.close();
+    await groups?.close();
     await users.close();
   }
 }
 
 /**
  * The entries a login could find: under userdn, by the userfilter with any name (search mode),
- * else by the derived DN's form. Paged; when the directory's size limit stops a search (it
- * counts every page), the search is split by the name's first characters, then the next ones,
- * each part small enough, so the limit is kept and no user is left out.
+ * else by the derived DN's form.
  */
-async function enumerate(conn: LdapConnection, s: LoginDirectorySettings): Promise<LdapEntry[]> {
+function enumerate(pool: ConnectionPool, s: LoginDirectorySettings): Promise<LdapEntry[]> {
   const attribute = s.upndomain ? 'userPrincipalName' : s.userattr;
-  const all = enumerationFilter(s);
-  const search = (filter: string) =>
-    searchEntries(conn.client, {
-      base: s.userdn,
-      // A derived DN is `<userattr>=<name>,<userdn>`: one level below userdn.
-      scope: searchesForUser(s) || s.upndomain ? 'sub' : 'one',
-      filter,
-      attributes: [attribute],
-      deref: s.dereference_aliases,
-      pageSize: PAGE_SIZE,
-    });
+  const spec = {
+    base: s.userdn,
+    // A derived DN is `<userattr>=<name>,<userdn>`: one level below userdn.
+    scope: searchesForUser(s) || s.upndomain ? ('sub' as const) : ('one' as const),
+    filter: enumerationFilter(s),
+    attributes: [attribute],
+    deref: s.dereference_aliases,
+  };
+  return listAll(pool, spec, attribute, `users under ${s.userdn}`);
+}
+
+/**
+ * Every entry `spec` finds, paged; when the directory's size limit stops the search (it counts
+ * every page), the search is split by `splitOn`'s first characters, then the next ones, each
+ * part small enough, so the limit is kept and no entry is left out.
+ */
+async function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize'>>, splitOn: string, what: string): Promise<LdapEntry[]> {
+  const all = spec.filter;
+  const search = (filter: string) => pool.use((c) => searchEntries(c.client, { ...spec, filter, pageSize: PAGE_SIZE }), true);
   const within = async (prefix: string): Promise<LdapEntry[]> => {
-    const startsWith = (p: string) => `(${attribute}=${escapeFilter`${p}`}*)`;
+    const startsWith = (p: string) => `(${splitOn}=${escapeFilter`${p}`}*)`;
     try {
       return await search(prefix === '' ? all : `(&${all}${startsWith(prefix)})`);
     } catch (err) {
       if (!isSizeLimit(err)) throw err;
     }
-    const parts: LdapEntry[] = [];
-    for (const c of NAME_CHARACTERS) parts.push(...(await within(prefix + c)));
-    // What no part holds: the prefix itself, or names going on with another character.
+    // What no part holds: the prefix itself, or values going on with another character (or none).
     const rest = `(&${all}${prefix === '' ? '' : startsWith(prefix)}(!(|${[...NAME_CHARACTERS].map((c) => startsWith(prefix + c)).join('')})))`;
-    try {
-      parts.push(...(await search(rest)));
-    } catch (err) {
+    const restEntries = search(rest).catch((err: unknown) => {
       if (!isSizeLimit(err)) throw err;
-      throw new Error(`the directory's size limit stops the search for users under ${s.userdn}${prefix ? ` whose ${attribute} starts with "${prefix}"` : ''} even in parts`);
-    }
-    return parts;
+      throw new Error(`the directory's size limit stops the search for ${what}${prefix ? ` whose ${splitOn} starts with "${prefix}"` : ''} even in parts`);
+    });
+    // The parts at once (the pool bounds them), in the order of their characters.
+    const parts = await Promise.all([...[...NAME_CHARACTERS].map((c) => within(prefix + c)), restEntries]);
+    return parts.flat();
   };
   return within('');
 }
@@ -150,32 +162,85 @@ function loginNames(entries: readonly LdapEntry[], s: LoginDirectorySettings): s
   return [...names].sort();
 }
 
-/** Each name through the login's resolution, as many at once as the directory's pace allows. */
-async function resolveAll(names: readonly string[], users: LdapConnection, groups: LdapConnection, s: LoginDirectorySettings): Promise<Map<string, string[] | null>> {
+/**
+ * Each name through the login's resolution, as many at once as the directory's pace allows,
+ * spread over the pools. `listed`: the DNs the listing of users already decides (listed-dns.ts);
+ * the groups from one listing of the groups where it decides them (listed-groups.ts). Both are
+ * checked first against the login's own searches for a few names (an attribute without an
+ * equality rule finds nothing by equality, say); where they disagree, every name is searched.
+ */
+async function resolveAll(
+  names: readonly string[],
+  listed: ReadonlyMap<string, string> | undefined,
+  users: ConnectionPool,
+  groups: ConnectionPool,
+  s: LoginDirectorySettings,
+): Promise<Map<string, string[] | null>> {
+  const searchAll: Shortcuts = { dns: new Map(), groups: undefined };
+  const candidate: Shortcuts = { dns: listed ?? new Map(), groups: await listGroups(groups, s) };
+  const probes = names.slice(0, PROBES);
+  const agree = await Promise.all(probes.map(async (name) => sameResult(await tryResolve(name, candidate, users, groups, s), await tryResolve(name, searchAll, users, groups, s))));
+  const shortcuts = agree.every(Boolean) ? candidate : searchAll;
   const out = new Map<string, string[] | null>();
-  const limit = new AdaptiveLimit({ initial: 8, max: 64 });
-  let inFlight = 0;
-  await forEachBounded(names, () => limit.limit, async (name) => {
-    const startedAt = performance.now();
-    inFlight++;
-    try {
-      out.set(name, await resolveOne(name, users, groups, s));
-    } finally {
-      limit.onSample({ startedAt, endedAt: performance.now(), inFlight, outcome: 'ok' });
-      inFlight--;
-    }
+  // The pools pace the reads; this only keeps the names being worked on few.
+  await forEachBounded(names, MAX_IN_FLIGHT, async (name) => {
+    out.set(name, await resolveOne(name, shortcuts, users, groups, s));
   });
   return out;
 }
 
-/** The login's steps 4, the entry DN and 7 for one name; null where the login would fail. */
-async function resolveOne(name: string, users: LdapConnection, groups: LdapConnection, s: LoginDirectorySettings): Promise<string[] | null> {
+/** Names resolved both ways before the shortcuts are trusted. */
+const PROBES = 3;
+
+/** What the listings decide: user DNs by name, and the groups' index (undefined: search each user's groups). */
+interface Shortcuts {
+  dns: ReadonlyMap<string, string>;
+  groups: GroupIndex | undefined;
+}
+
+/** The groups listed once, indexed; undefined when the listing cannot stand for the login's searches or fails. */
+async function listGroups(groups: ConnectionPool, s: LoginDirectorySettings): Promise<GroupIndex | undefined> {
+  const listing = groupListing(s);
+  if (!listing) return undefined;
+  const groupattr = s.groupattr || 'cn';
+  const spec = { base: s.groupdn, scope: 'sub' as const, filter: listing.filter, attributes: [groupattr, ...listing.nameAttributes, ...listing.dnAttributes], deref: s.dereference_aliases };
   try {
-    const bindDn = searchesForUser(s) ? await searchedBindDn(users.client, s, name) : derivedBindDn(s, name);
-    const userDn = await userEntryDn(users.client, s, name, bindDn);
-    return (await ldapGroupsOf(groups.client, s, userDn, name)).groups;
+    return indexGroups(await listAll(groups, spec, groupattr, `groups under ${s.groupdn}`), listing);
+  } catch {
+    // Whatever stops the listing (no groupdn, a limit), each user's own search meets it as the login does.
+    return undefined;
+  }
+}
+
+type Resolved = { kind: 'groups'; groups: string[] | null } | { kind: 'failed'; error: unknown };
+
+async function tryResolve(name: string, shortcuts: Shortcuts, users: ConnectionPool, groups: ConnectionPool, s: LoginDirectorySettings): Promise<Resolved> {
+  try {
+    return { kind: 'groups', groups: await resolveOne(name, shortcuts, users, groups, s) };
+  } catch (error) {
+    return { kind: 'failed', error };
+  }
+}
+
+function sameResult(a: Resolved, b: Resolved): boolean {
+  if (a.kind !== 'groups' || b.kind !== 'groups') return false;
+  return JSON.stringify(a.groups && [...a.groups].sort()) === JSON.stringify(b.groups && [...b.groups].sort());
+}
+
+/** The login's steps 4, the entry DN and 7 for one name; null where the login would fail. */
+async function resolveOne(name: string, shortcuts: Shortcuts, users: ConnectionPool, groups: ConnectionPool, s: LoginDirectorySettings): Promise<string[] | null> {
+  try {
+    const userDn = shortcuts.dns.get(name) ?? (await users.use((c) => bindDnThenEntryDn(c.client, s, name)));
+    const listed = shortcuts.groups && groupsFromIndex(shortcuts.groups, name, userDn);
+    if (listed && listed !== 'search') return groupNamesOf(listed, s.groupattr || 'cn', s.use_pre111_group_cn_behavior);
+    return (await groups.use((c) => ldapGroupsOf(c.client, s, userDn, name), s.max_page_size > 0)).groups;
   } catch (err) {
     if (err instanceof LoginStepError) return null;
     throw err;
   }
+}
+
+async function bindDnThenEntryDn(client: Client, s: LoginDirectorySettings, name: string): Promise<string> {
+  const bindDn = searchesForUser(s) ? await searchedBindDn(client, s, name) : derivedBindDn(s, name);
+  return userEntryDn(client, s, name, bindDn);
 }

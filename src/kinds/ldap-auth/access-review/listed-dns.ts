@@ -1,0 +1,91 @@
+/**
+ * The user's DN, taken from the review's own listing of the users instead of one more search
+ * per user, where that is exactly what the login's search (GetUserBindDN) would find. The
+ * listing is the login's search with the name made a wildcard: same base, scope (sub) and
+ * dereferencing, and a userfilter whose only use of the name is `(<userattr>=<name>)` under
+ * nothing but ANDs. Then the entries the login finds for a name are the listed entries holding
+ * a userattr value equal to the name under the attribute's matching rule. We do not know that
+ * rule, so we group values by a key coarser than any string matching rule (case, compatibility
+ * forms, accents, spaces and punctuation ignored): a name whose group holds one entry is found
+ * as exactly that entry; any other name is searched for as the login does.
+ */
+import { AndFilter, EqualityFilter, FilterParser, type Filter } from 'ldapts';
+import { renderFilterTemplate, searchesForUser, userFilterValues, DEFAULT_USER_FILTER, type LdapEntry, type LoginDirectorySettings } from '../../../adapters/ldap/index.js';
+
+/** Whether the listing is the login's own user search with the name as a wildcard. */
+export function listingIsLoginSearch(s: LoginDirectorySettings): boolean {
+  if (!searchesForUser(s) || s.upndomain !== '') return false;
+  // Dereferencing can find one entry twice, or under another name: the login's search decides.
+  if ((s.dereference_aliases || 'never') !== 'never') return false;
+  const marker = 'lockstepaccessreviewname';
+  let filter: Filter;
+  try {
+    filter = FilterParser.parseString(renderFilterTemplate(s.userfilter || DEFAULT_USER_FILTER, userFilterValues(s, marker)));
+  } catch {
+    return false;
+  }
+  const uses = namePlaces(filter, marker, true);
+  return uses.length === 1 && uses[0] === 'equality-under-ands' && isUserAttrEquality(filter, s.userattr, marker);
+}
+
+type NamePlace = 'equality-under-ands' | 'elsewhere';
+
+/** Where the name occurs in the filter: as a whole equality value reached through ANDs only, or anywhere else. */
+function namePlaces(f: Filter, marker: string, underAnds: boolean): NamePlace[] {
+  if (f instanceof AndFilter) return f.filters.flatMap((c) => namePlaces(c, marker, underAnds));
+  if (f instanceof EqualityFilter) {
+    const value = typeof f.value === 'string' ? f.value : f.value.toString('utf8');
+    if (value === marker && underAnds) return ['equality-under-ands'];
+  }
+  const children = 'filters' in f && Array.isArray(f.filters) ? (f.filters as Filter[]) : 'filter' in f && f.filter ? [f.filter as Filter] : [];
+  if (children.length > 0) return children.flatMap((c) => namePlaces(c, marker, false));
+  return f.toString().toLowerCase().includes(marker) ? ['elsewhere'] : [];
+}
+
+/** The one equality on the name asserts the userattr itself (not another attribute). */
+function isUserAttrEquality(f: Filter, userattr: string, marker: string): boolean {
+  if (f instanceof AndFilter) return f.filters.some((c) => isUserAttrEquality(c, userattr, marker));
+  return f instanceof EqualityFilter && f.value === marker && f.attribute.toLowerCase() === userattr.toLowerCase();
+}
+
+/**
+ * Login name → DN for the names the listing decides (their key's group holds one entry);
+ * undefined when the listing cannot decide any name (an entry shows no userattr value: it
+ * matched the listing by a value it does not show, so it could be any name's).
+ */
+export function dnsFromListing(entries: readonly LdapEntry[], userattr: string): Map<string, string> | undefined {
+  const byKey = new Map<string, Set<LdapEntry>>();
+  const valuesOf = new Map<LdapEntry, string[]>();
+  for (const entry of entries) {
+    const values = userAttrValues(entry, userattr);
+    if (values.length === 0) return undefined;
+    valuesOf.set(entry, values);
+    for (const v of values) {
+      const key = matchKey(v);
+      const found = byKey.get(key) ?? byKey.set(key, new Set()).get(key)!;
+      found.add(entry);
+    }
+  }
+  const out = new Map<string, string>();
+  for (const [entry, values] of valuesOf) {
+    for (const v of values) if (byKey.get(matchKey(v))!.size === 1) out.set(v, entry.dn);
+  }
+  return out;
+}
+
+/** The attribute's values, its subtypes' (`cn;lang-de`) included: an equality on `cn` matches those too. */
+function userAttrValues(entry: LdapEntry, userattr: string): string[] {
+  const wanted = userattr.toLowerCase();
+  return Object.entries(entry.attributes)
+    .filter(([name]) => name.toLowerCase() === wanted || name.toLowerCase().startsWith(`${wanted};`))
+    .flatMap(([, values]) => values);
+}
+
+/**
+ * Equal for any two values a string matching rule may call equal (RFC 4518's preparation:
+ * case folding, ß as ss, compatibility forms, insignificant spaces; telephone numbers' hyphens):
+ * compatibility-decomposed, case-folded both ways, keeping letters and digits without marks.
+ */
+export function matchKey(value: string): string {
+  return value.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '');
+}

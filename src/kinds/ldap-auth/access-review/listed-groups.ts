@@ -1,0 +1,125 @@
+/**
+ * Every user's LDAP groups from one listing of the groups, instead of one group search per user,
+ * where that is exactly what the login's group search (GetLdapGroups) would find. That holds
+ * when the groupfilter is an OR of equalities each asserting the whole `{{.Username}}` or
+ * `{{.UserDN}}` (the default filter is), searched under groupdn without dereferencing: a group
+ * matches a user when one of those attributes holds a value equal to the user's name or DN
+ * under the attribute's matching rule. We do not know the rule, so values are grouped by a key
+ * coarser than any string or DN matching rule (listed-dns.ts matchKey; a DN by its RDN values'
+ * keys, attribute types left out): a value byte for byte the user's matches, one only equal by
+ * key might or might not, and that user's groups are searched for as the login does.
+ */
+import { EqualityFilter, FilterParser, OrFilter, type Filter } from 'ldapts';
+import { parseDn, renderFilterTemplate, DEFAULT_GROUP_FILTER, type LdapEntry, type LoginDirectorySettings } from '../../../adapters/ldap/index.js';
+import { matchKey } from './listed-dns.js';
+
+/** What to list: the filter with every asserted value a wildcard, and the attributes compared to the name or the DN. */
+export interface GroupListing {
+  filter: string;
+  nameAttributes: string[];
+  dnAttributes: string[];
+}
+
+const NAME = 'lockstepreviewname';
+const DN = 'lockstepreviewdn';
+
+/** The listing that stands for every user's group search, when there is one. */
+export function groupListing(s: LoginDirectorySettings): GroupListing | undefined {
+  if (s.use_token_groups || s.groupdn === '' || (s.dereference_aliases || 'never') !== 'never') return undefined;
+  let filter: Filter;
+  try {
+    filter = FilterParser.parseString(renderFilterTemplate(s.groupfilter || DEFAULT_GROUP_FILTER, { Username: NAME, UserDN: DN }));
+  } catch {
+    return undefined;
+  }
+  const leaves = equalityLeaves(filter);
+  if (!leaves) return undefined;
+  const nameAttributes = leaves.filter((l) => l.value === NAME).map((l) => l.attribute);
+  const dnAttributes = leaves.filter((l) => l.value === DN).map((l) => l.attribute);
+  if (nameAttributes.length + dnAttributes.length !== leaves.length) return undefined;
+  const presence = [...nameAttributes, ...dnAttributes].map((a) => `(${a}=*)`).join('');
+  return { filter: leaves.length === 1 ? presence : `(|${presence})`, nameAttributes, dnAttributes };
+}
+
+/** The filter's leaves when it is ORs of equalities and nothing else. */
+function equalityLeaves(f: Filter): Array<{ attribute: string; value: string }> | undefined {
+  if (f instanceof OrFilter) {
+    const all = f.filters.map(equalityLeaves);
+    return all.every((l) => l !== undefined) ? all.flat() : undefined;
+  }
+  if (f instanceof EqualityFilter && typeof f.value === 'string') return [{ attribute: f.attribute, value: f.value }];
+  return undefined;
+}
+
+interface Holder {
+  entry: LdapEntry;
+  value: string;
+}
+
+/** The listed groups by the keys of the values that can match a user. */
+export interface GroupIndex {
+  entries: readonly LdapEntry[];
+  byName: ReadonlyMap<string, readonly Holder[]>;
+  byDn: ReadonlyMap<string, readonly Holder[]>;
+}
+
+/**
+ * The index of the listed groups; undefined when a group shows none of the compared attributes
+ * (it matched the listing by a value it does not show) or a DN value no key can be made for.
+ */
+export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing): GroupIndex | undefined {
+  const byName = new Map<string, Holder[]>();
+  const byDn = new Map<string, Holder[]>();
+  const add = (map: Map<string, Holder[]>, key: string, holder: Holder) => (map.get(key) ?? map.set(key, []).get(key)!).push(holder);
+  for (const entry of entries) {
+    let shown = 0;
+    for (const value of valuesOf(entry, listing.nameAttributes)) {
+      shown++;
+      add(byName, matchKey(value), { entry, value });
+    }
+    for (const value of valuesOf(entry, listing.dnAttributes)) {
+      shown++;
+      const key = dnKey(value);
+      if (key === undefined) return undefined;
+      add(byDn, key, { entry, value });
+    }
+    if (shown === 0) return undefined;
+  }
+  return { entries, byName, byDn };
+}
+
+/** The groups a user's login finds, in listing order; 'search' when a value only equal by key leaves it open. */
+export function groupsFromIndex(index: GroupIndex, name: string, dn: string): LdapEntry[] | 'search' {
+  const key = dnKey(dn);
+  if (key === undefined) return 'search';
+  const exact = new Set<LdapEntry>();
+  const open = new Set<LdapEntry>();
+  for (const h of index.byName.get(matchKey(name)) ?? []) (h.value === name ? exact : open).add(h.entry);
+  for (const h of index.byDn.get(key) ?? []) (h.value === dn ? exact : open).add(h.entry);
+  for (const entry of open) if (!exact.has(entry)) return 'search';
+  return index.entries.filter((e) => exact.has(e));
+}
+
+/** Values of the attributes, their subtypes included (an equality on `member` matches `member;x` too). */
+function valuesOf(entry: LdapEntry, attributes: readonly string[]): string[] {
+  const wanted = attributes.map((a) => a.toLowerCase());
+  return Object.entries(entry.attributes)
+    .filter(([name]) => wanted.some((w) => name.toLowerCase() === w || name.toLowerCase().startsWith(`${w};`)))
+    .flatMap(([, values]) => values);
+}
+
+/**
+ * Equal for any two DNs distinguishedNameMatch may call equal: each RDN's values by matchKey,
+ * a multi-valued RDN's in any order, attribute types left out (`uid` and its OID are one type).
+ * Undefined for what does not parse or holds a BER-encoded (`#...`) value.
+ */
+export function dnKey(dn: string): string | undefined {
+  const rdns = parseDn(dn);
+  if (!rdns) return undefined;
+  const parts: string[] = [];
+  for (const rdn of rdns) {
+    if (rdn.some((a) => a.value.startsWith('#'))) return undefined;
+    parts.push(rdn.map((a) => matchKey(a.value)).sort().join('+'));
+  }
+  return parts.join(',');
+}

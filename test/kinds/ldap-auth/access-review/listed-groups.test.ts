@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { LdapEntry, LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
+import { dnKey, groupListing, groupsFromIndex, indexGroups } from '../../../../src/kinds/ldap-auth/access-review/listed-groups.js';
+
+const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => ({
+  binddn: 'cn=svc',
+  bindpass: 'pw',
+  discoverdn: false,
+  userdn: 'ou=people,dc=x',
+  userattr: 'uid',
+  userfilter: '',
+  upndomain: '',
+  groupdn: 'ou=groups,dc=x',
+  groupfilter: '',
+  groupattr: 'cn',
+  use_token_groups: false,
+  use_pre111_group_cn_behavior: false,
+  anonymous_group_search: false,
+  dereference_aliases: 'never',
+  max_page_size: 0,
+  ...s,
+});
+
+describe('groupListing: one listing stands for every user group search only when exact', () => {
+  it('the default filter: its three attributes, each present', () => {
+    expect(groupListing(settings())).toEqual({ filter: '(|(memberUid=*)(member=*)(uniqueMember=*))', nameAttributes: ['memberUid'], dnAttributes: ['member', 'uniqueMember'] });
+    expect(groupListing(settings({ groupfilter: '(member={{.UserDN}})' }))).toEqual({ filter: '(member=*)', nameAttributes: [], dnAttributes: ['member'] });
+  });
+
+  it.each([
+    ['an AND with a part that is not the user', '(&(objectClass=groupOfNames)(member={{.UserDN}}))'],
+    ['a value around the name', '(memberUid=x-{{.Username}})'],
+    ['a substring', '(member=*{{.UserDN}})'],
+    ['a constant equality', '(|(member={{.UserDN}})(cn=all))'],
+    ['a negation', '(!(member={{.UserDN}}))'],
+    ['does not parse', '(member={{.UserDN}}'],
+  ])('not for %s', (_, groupfilter) => {
+    expect(groupListing(settings({ groupfilter }))).toBeUndefined();
+  });
+
+  it('not with tokenGroups, without groupdn, or with aliases dereferenced', () => {
+    expect(groupListing(settings({ use_token_groups: true }))).toBeUndefined();
+    expect(groupListing(settings({ groupdn: '' }))).toBeUndefined();
+    expect(groupListing(settings({ dereference_aliases: 'searching' }))).toBeUndefined();
+  });
+});
+
+const group = (cn: string, attributes: Record<string, string[]>): LdapEntry => ({ dn: `cn=${cn},ou=groups,dc=x`, attributes: { cn: [cn], ...attributes } });
+const listing = groupListing(settings())!;
+const fry = 'uid=fry,ou=people,dc=x';
+
+describe('groupsFromIndex', () => {
+  it('a value byte for byte the name or DN matches; none is no group; one equal only by key is searched for', () => {
+    const index = indexGroups(
+      [
+        group('crew', { member: [fry, 'uid=leela,ou=people,dc=x'] }),
+        group('ops', { memberUid: ['fry'] }),
+        group('loud', { member: ['UID=Leela, OU=People,dc=x'] }),
+        group('other', { uniqueMember: ['uid=bender,ou=people,dc=x'] }),
+      ],
+      listing,
+    )!;
+    expect((groupsFromIndex(index, 'fry', fry) as LdapEntry[]).map((e) => e.attributes['cn']![0])).toEqual(['crew', 'ops']);
+    expect(groupsFromIndex(index, 'zoidberg', 'uid=zoidberg,ou=people,dc=x')).toEqual([]);
+    expect(groupsFromIndex(index, 'leela', 'uid=leela,ou=people,dc=x')).toBe('search');
+  });
+
+  it('an entry matched exactly by one value and loosely by another is a match', () => {
+    const index = indexGroups([group('crew', { member: [fry, 'UID=FRY,ou=people,dc=x'] })], listing)!;
+    expect(groupsFromIndex(index, 'fry', fry)).toHaveLength(1);
+  });
+
+  it('no index when a group shows none of the compared attributes, or a DN value cannot be keyed', () => {
+    expect(indexGroups([group('hidden', {})], listing)).toBeUndefined();
+    expect(indexGroups([group('ber', { member: ['cn=#04024869,dc=x'] })], listing)).toBeUndefined();
+    expect(indexGroups([group('bad', { member: ['not a dn'] })], listing)).toBeUndefined();
+  });
+
+  it('dnKey: case, spaces, escapes and multi-valued RDN order fold; attribute types are left out', () => {
+    expect(dnKey('UID=Fry , OU=People,dc=x')).toBe(dnKey('uid=fry,ou=people,dc=x'));
+    expect(dnKey('cn=a\\2cb,dc=x')).toBe(dnKey('cn=a\\,b,dc=x'));
+    expect(dnKey('cn=a+sn=b,dc=x')).toBe(dnKey('sn=b+cn=a,dc=x'));
+    expect(dnKey('0.9.2342.19200300.100.1.1=fry,dc=x')).toBe(dnKey('uid=fry,dc=x'));
+    expect(dnKey('uid=fry,dc=x')).not.toBe(dnKey('uid=fry,dc=y'));
+  });
+});
