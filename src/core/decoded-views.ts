@@ -159,6 +159,88 @@ function codePoint(n: number): string | undefined {
   return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : undefined;
 }
 
+/** Any one escape of the three kinds, tried from one place (groups: BACKSLASH's, then ENTITY's). */
+const ANY_ESCAPE = new RegExp([BACKSLASH.source, '%[0-9A-Fa-f]{2}', ENTITY.source].join('|'), 'g');
+
+/** The longest escape the decoders read: `\u{10FFFF}`, `&#x10FFFF;`, `&#1114111;`, `&` and a name of 8. */
+const LONGEST_ESCAPE = 10;
+
+/** Where an offset of a text falls among its escapes. */
+export type EscapePlace = 'inside' | 'end' | 'outside';
+
+/**
+ * The escapes a text holds, as the decoders above read them: left to right, only what one of
+ * them undoes (`\\n` is an escaped backslash and then a letter; `&foo;` is no escape). Short
+ * secrets stand alone by it (redaction.ts): after an escape, never inside one, since the letters
+ * of `\n`, `%3D` or `&lt;` are the escape's, not the text's. Read lazily, as far as asked; an
+ * escape never holds a line break, so reading starts afresh at the line asked about.
+ */
+export class Escapes {
+  readonly #text: string;
+  #pattern: RegExp | undefined;
+  /** Start and end of each escape read, in order. */
+  readonly #spans: Array<readonly [number, number]> = [];
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  /** Does an escape end at `offset`, hold it (past its first character), or neither? */
+  at(offset: number): EscapePlace {
+    if (!this.#introducedNear(offset)) return 'outside';
+    this.#readUpTo(offset);
+    const spans = this.#spans;
+    // The last escape starting before `offset` (spans are in order and do not overlap).
+    let low = 0;
+    let high = spans.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (spans[mid]![0] < offset) low = mid + 1;
+      else high = mid;
+    }
+    const end = low > 0 ? spans[low - 1]![1] : -1;
+    return end === offset ? 'end' : end > offset ? 'inside' : 'outside';
+  }
+
+  /**
+   * Is a backslash, percent sign or ampersand among the characters before `offset` an escape
+   * ending at or holding it could start at? Nearly every secret found is far from any, and then
+   * nothing is read.
+   */
+  #introducedNear(offset: number): boolean {
+    for (let i = Math.max(0, offset - LONGEST_ESCAPE); i < offset; i++) {
+      const code = this.#text.charCodeAt(i);
+      if (code === 0x5c || code === 0x25 || code === 0x26) return true;
+    }
+    return false;
+  }
+
+  /** Reads every escape that starts before `offset`. */
+  #readUpTo(offset: number): void {
+    const pattern = (this.#pattern ??= new RegExp(ANY_ESCAPE.source, 'g'));
+    if (pattern.lastIndex >= offset || pattern.lastIndex > this.#text.length) return;
+    const lineStart = this.#text.lastIndexOf('\n', offset - 1) + 1;
+    if (pattern.lastIndex < lineStart) pattern.lastIndex = lineStart;
+    while (pattern.lastIndex < offset) {
+      const match = pattern.exec(this.#text);
+      if (match === null) {
+        pattern.lastIndex = this.#text.length + 1;
+        return;
+      }
+      if (undoes(match)) this.#spans.push([match.index, match.index + match[0].length]);
+      else pattern.lastIndex = match.index + 1;
+    }
+  }
+}
+
+/** Does a decoder undo this match of ANY_ESCAPE (a code point out of range, an unknown entity name: no)? */
+function undoes(match: RegExpExecArray): boolean {
+  const [whole, esc, hex, dec, name] = match;
+  if (esc !== undefined) return backslashEscape(esc) !== undefined;
+  if (whole.startsWith('%')) return true;
+  return entity(hex, dec, name) !== undefined;
+}
+
 // --- Runs: base64 (standard and URL alphabets) and hex ---------------------------------------------
 
 const BASE64_RUN = new RegExp(`[A-Za-z0-9+/_-]{${MIN_ENCODED_RUN},}`, 'g');
