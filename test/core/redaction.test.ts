@@ -134,6 +134,19 @@ describe('RedactionSet: by decoding (#25.2)', () => {
     expectEchoRedacted(secret, encoding(name), body, '', '');
   });
 
+  // Neighbours of Python's \u00e4 the property did not generate before: a code point past U+FFFF
+  // as \U0001f600 (Python's ascii(), Go's %+q), and bytes escaped one by one (\xc3\xa4, \xC3\xA4, \303\244).
+  it.each([
+    ['😀1', "Python ascii() (\\xe4, \\U0001f600)"],
+    ['ä', "Python ascii() (\\xe4, \\U0001f600)"],
+    ['ä0', 'bytes as \\xC3\\xA4 (Ruby)'],
+    ['€5', 'bytes as \\xc3\\xa4 (Python)'],
+    ['ж😀', 'bytes as \\303\\244 (C)'],
+    ['pä😀ss-long-secret', 'upper-cased Python ascii()'],
+  ])('fixed: the secret %j in %s', (secret, name) => {
+    for (const body of BODIES) expectEchoRedacted(secret, encoding(name), body, 'x', 'y');
+  });
+
   it('a one-letter secret leaves the escapes that hold its letter as they are', () => {
     const set = new RedactionSet(['n']);
     for (const text of ['{"message":"first\\nsecond\\n"}', '100%\\nfree', '&nbsp;x']) expect(set.redact(text)).toBe(text);
