@@ -174,7 +174,8 @@ function percentDecoded(run: string): string {
 function entity(hex: string | undefined, dec: string | undefined, name: string | undefined): string | undefined {
   if (hex !== undefined) return codePoint(parseInt(hex, 16));
   if (dec !== undefined) return codePoint(parseInt(dec, 10));
-  return name === undefined ? undefined : NAMED_ENTITIES.get(name);
+  // &LT; as well as &lt;: HTML reads &LT;, &AMP;, &QUOT; and &GT; too, and a server may upper-case an escaped body.
+  return name === undefined ? undefined : (NAMED_ENTITIES.get(name) ?? NAMED_ENTITIES.get(name.toLowerCase()));
 }
 
 function codePoint(n: number): string | undefined {

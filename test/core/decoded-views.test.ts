@@ -15,3 +15,10 @@ describe('decodedViews: backslash escapes', () => {
     expect(decodedViews(String.raw`\\xc3\xa4`)).not.toContain('\\ä');
   });
 });
+
+describe('decodedViews: HTML entities', () => {
+  it('a named entity in any case (a server that upper-cased an escaped body)', () => {
+    expect(decodedViews('A&LT;B&GT;C&AMP;D &AUML;')).toContain('A<B>C&D ä');
+    expect(decodedViews('&Auml;')).toContain('Ä');
+  });
+});

@@ -34,6 +34,7 @@ const hex = (n: number, digits: number): string => n.toString(16).padStart(digit
 
 const htmlNumeric = (text: string): string => [...text].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `&#${c.codePointAt(0)};`)).join('');
 const htmlHex = (text: string): string => [...text].map((c) => (/[A-Za-z0-9 ]/.test(c) ? c : `&#x${c.codePointAt(0)!.toString(16)};`)).join('');
+const htmlNamed = (text: string): string => text.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]!};`);
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
 export interface Encoding {
@@ -66,6 +67,7 @@ export const ENCODINGS: readonly Encoding[] = [
   { name: 'bytes as \\303\\244 (C)', encode: (b) => escapedBytes(b, (byte) => `\\${byte.toString(8).padStart(3, '0')}`) },
   { name: 'upper case', encode: (b) => b.toUpperCase(), foldsCase: true },
   { name: 'upper-cased Python ascii()', encode: (b) => pythonAscii(b).toUpperCase(), foldsCase: true },
+  { name: 'upper-cased HTML named entities', encode: (b) => htmlNamed(b).toUpperCase(), foldsCase: true },
   { name: 'upper-cased Python JSON', encode: (b) => pythonJson(b).toUpperCase(), foldsCase: true },
 ];
 
