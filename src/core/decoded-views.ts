@@ -107,8 +107,14 @@ export function decodedViews(text: string): string[] {
 // --- Escapes: backslash (JSON, JavaScript, Python, Go), percent, HTML entities -------------------
 
 const ESCAPE_MARK = /[\\%&]/;
-// \U00E4 as well as \u00e4: an escaped body a server upper-cased (so not Python's \U0001F600, which would read it wrong).
-const BACKSLASH = /\\(u\{[0-9A-Fa-f]{1,6}\}|[uU][0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[0-7]{3}|["'\\/bfnrtv0])/g;
+// \U0001f600 is a code point past U+FFFF (as Python's ascii() and Go's %+q write one); any other
+// \U is \u upper-cased (\U00E4: an escaped body a server upper-cased), as is \X.
+const BACKSLASH = /\\(u\{[0-9A-Fa-f]{1,6}\}|U00(?:10|0[1-9A-Fa-f])[0-9A-Fa-f]{4}|[uU][0-9A-Fa-f]{4}|[xX][0-9A-Fa-f]{2}|[0-7]{3}|["'\\/bfnrtv0])/g;
+/**
+ * Runs of byte escapes (`\xc3\xa4`, `\303\244`: Python's bytes, Ruby's and C's strings), and
+ * the escaped backslashes before them (`\\x41` is no byte escape).
+ */
+const BYTE_RUN = /\\\\|((?:\\(?:[xX][0-9A-Fa-f]{2}|[0-3][0-7]{2}))+)/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const ENTITY = /&(?:#[xX]([0-9A-Fa-f]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,7}));/g;
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', "'": "'", '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '0': '\0' };
@@ -124,6 +130,8 @@ const NAMED_ENTITIES = new Map<string, string>(
 /** Each undoes one layer of one kind of escape, where it is well formed (anything else kept as it is). */
 const UNESCAPES: ReadonlyArray<(text: string) => string> = [
   (text) => (text.includes('\\') ? text.replace(BACKSLASH, (whole, esc: string) => backslashEscape(esc) ?? whole) : text),
+  // The same escapes as the UTF-8 bytes of a text (the one above reads each as a code point, as JavaScript and Python's str do).
+  (text) => (text.includes('\\') ? text.replace(BYTE_RUN, (whole, run?: string) => (run === undefined ? whole : (escapedUtf8(run) ?? whole))) : text),
   (text) => (text.includes('%') ? text.replace(PERCENT_RUN, percentDecoded) : text),
   (text) => (text.includes('&') ? text.replace(ENTITY, (whole, hex?: string, dec?: string, name?: string) => entity(hex, dec, name) ?? whole) : text),
 ];
@@ -134,13 +142,27 @@ function backslashEscape(esc: string): string | undefined {
   switch (esc[0]) {
     case 'u':
     case 'U':
-      // \u00e4 is one UTF-16 unit (a pair's halves come one after the other); \u{1F600} a code point.
-      return esc[1] === '{' ? codePoint(parseInt(esc.slice(2, -1), 16)) : String.fromCharCode(parseInt(esc.slice(1), 16));
+      // \u00e4 is one UTF-16 unit (a pair's halves come one after the other); \u{1F600} and \U0001f600 a code point.
+      if (esc[1] === '{') return codePoint(parseInt(esc.slice(2, -1), 16));
+      return esc.length === 9 ? codePoint(parseInt(esc.slice(1), 16)) : String.fromCharCode(parseInt(esc.slice(1), 16));
     case 'x':
+    case 'X':
       return codePoint(parseInt(esc.slice(1), 16));
     default:
       return codePoint(parseInt(esc, 8));
   }
+}
+
+/**
+ * A run of byte escapes as UTF-8 (bytes that are not UTF-8 as U+FFFD), or undefined when every
+ * byte is ASCII: the code-point reading is the same then, and one view of it is enough.
+ */
+function escapedUtf8(run: string): string | undefined {
+  const bytes = run
+    .split('\\')
+    .slice(1)
+    .map((esc) => (esc[0] === 'x' || esc[0] === 'X' ? parseInt(esc.slice(1), 16) : parseInt(esc, 8)));
+  return bytes.some((b) => b >= 0x80) ? Buffer.from(bytes).toString('utf8') : undefined;
 }
 
 /** Percent-encoded bytes as UTF-8 (bytes that are not UTF-8 as U+FFFD: decodeURIComponent would throw). */
@@ -152,11 +174,94 @@ function percentDecoded(run: string): string {
 function entity(hex: string | undefined, dec: string | undefined, name: string | undefined): string | undefined {
   if (hex !== undefined) return codePoint(parseInt(hex, 16));
   if (dec !== undefined) return codePoint(parseInt(dec, 10));
-  return name === undefined ? undefined : NAMED_ENTITIES.get(name);
+  // &LT; as well as &lt;: HTML reads &LT;, &AMP;, &QUOT; and &GT; too, and a server may upper-case an escaped body.
+  return name === undefined ? undefined : (NAMED_ENTITIES.get(name) ?? NAMED_ENTITIES.get(name.toLowerCase()));
 }
 
 function codePoint(n: number): string | undefined {
   return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : undefined;
+}
+
+/** Any one escape of the three kinds, tried from one place (groups: BACKSLASH's, then ENTITY's). */
+const ANY_ESCAPE = new RegExp([BACKSLASH.source, '%[0-9A-Fa-f]{2}', ENTITY.source].join('|'), 'g');
+
+/** The longest escape the decoders read: `\u{10FFFF}`, `\U0010FFFF`, `&#x10FFFF;`, `&#1114111;`, `&` and a name of 8. */
+const LONGEST_ESCAPE = 10;
+
+/** Where an offset of a text falls among its escapes. */
+export type EscapePlace = 'inside' | 'end' | 'outside';
+
+/**
+ * The escapes a text holds, as the decoders above read them: left to right, only what one of
+ * them undoes (`\\n` is an escaped backslash and then a letter; `&foo;` is no escape). Short
+ * secrets stand alone by it (redaction.ts): after an escape, never inside one, since the letters
+ * of `\n`, `%3D` or `&lt;` are the escape's, not the text's. Read lazily, as far as asked; an
+ * escape never holds a line break, so reading starts afresh at the line asked about.
+ */
+export class Escapes {
+  readonly #text: string;
+  #pattern: RegExp | undefined;
+  /** Start and end of each escape read, in order. */
+  readonly #spans: Array<readonly [number, number]> = [];
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  /** Does an escape end at `offset`, hold it (past its first character), or neither? */
+  at(offset: number): EscapePlace {
+    if (!this.#introducedNear(offset)) return 'outside';
+    this.#readUpTo(offset);
+    const spans = this.#spans;
+    // The last escape starting before `offset` (spans are in order and do not overlap).
+    let low = 0;
+    let high = spans.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (spans[mid]![0] < offset) low = mid + 1;
+      else high = mid;
+    }
+    const end = low > 0 ? spans[low - 1]![1] : -1;
+    return end === offset ? 'end' : end > offset ? 'inside' : 'outside';
+  }
+
+  /**
+   * Is a backslash, percent sign or ampersand among the characters before `offset` an escape
+   * ending at or holding it could start at? Nearly every secret found is far from any, and then
+   * nothing is read.
+   */
+  #introducedNear(offset: number): boolean {
+    for (let i = Math.max(0, offset - LONGEST_ESCAPE); i < offset; i++) {
+      const code = this.#text.charCodeAt(i);
+      if (code === 0x5c || code === 0x25 || code === 0x26) return true;
+    }
+    return false;
+  }
+
+  /** Reads every escape that starts before `offset`. */
+  #readUpTo(offset: number): void {
+    const pattern = (this.#pattern ??= new RegExp(ANY_ESCAPE.source, 'g'));
+    if (pattern.lastIndex >= offset || pattern.lastIndex > this.#text.length) return;
+    const lineStart = this.#text.lastIndexOf('\n', offset - 1) + 1;
+    if (pattern.lastIndex < lineStart) pattern.lastIndex = lineStart;
+    while (pattern.lastIndex < offset) {
+      const match = pattern.exec(this.#text);
+      if (match === null) {
+        pattern.lastIndex = this.#text.length + 1;
+        return;
+      }
+      if (undoes(match)) this.#spans.push([match.index, match.index + match[0].length]);
+      else pattern.lastIndex = match.index + 1;
+    }
+  }
+}
+
+/** Does a decoder undo this match of ANY_ESCAPE (a code point out of range, an unknown entity name: no)? */
+function undoes(match: RegExpExecArray): boolean {
+  const [whole, esc, hex, dec, name] = match;
+  if (esc !== undefined) return backslashEscape(esc) !== undefined;
+  if (whole.startsWith('%')) return true;
+  return entity(hex, dec, name) !== undefined;
 }
 
 // --- Runs: base64 (standard and URL alphabets) and hex ---------------------------------------------

@@ -1,4 +1,5 @@
 import { decodedViews, mapEncodedLines, mayHoldEncoded } from './decoded-views.js';
+import { aloneIn, replaceAlone, standingAlone } from './standing-alone.js';
 import { escapeHtml, escapeMarkdown } from './text-escape.js';
 
 /** How every secret renders, in every format. */
@@ -6,31 +7,18 @@ export const REDACTED = '(sensitive)';
 
 /**
  * The one threshold between short and long secrets. Secrets shorter than this are redacted only
- * where they stand alone (no letter or digit touches either end, an escape such as `\n`, `%3D`
- * or `\u003c` counting as an end): a one-character bindpass must not turn every "p" of every
- * message into "(sensitive)", and a short PIN is still caught wherever it is printed as a
- * value. Secrets of this length or longer are also found in any letter case (a server that
- * upper-cases what it echoes).
+ * where they stand alone (no letter or digit touches either end, the end of an escape such as
+ * `\n`, `%3D` or `\u003c` counting as no letter: standing-alone.ts): a one-character bindpass
+ * must not turn every "p" of every message into "(sensitive)", and a short PIN is still caught
+ * wherever it is printed as a value. Secrets of this length or longer are also found in any
+ * letter case (a server that upper-cases what it echoes).
  */
 export const SHORT_SECRET_LENGTH = 8;
-
-/** What may come right before a short secret that stands alone: the start, no letter or digit, or the end of an escape. */
-const SHORT_START = String.raw`(?:^|[^\p{L}\p{N}]|\\(?:[nrtbfv0"'/\\]|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})|%[0-9A-Fa-f]{2}|&#?[0-9A-Za-z]{1,8};)`;
-
-/**
- * Short secrets where they stand alone. The secrets come first and the look back at what
- * precedes them after, so the engine searches for the literals (fast) instead of trying the
- * look-behind at every position.
- */
-function standingAlone(forms: Set<string>, flags: string): RegExp {
-  const alt = alternation(forms);
-  return new RegExp(`(?:${alt})(?<=${SHORT_START}(?:${alt}))(?![\\p{L}\\p{N}])`, flags);
-}
 
 /**
  * The one redaction set of a run: every secret text known to it (cluster tokens, every value
  * that reaches a secret field, key shares, operation tokens). Whatever lockstep prints or
- * writes passes through redact(), which works in two steps:
+ * writes passes through redact(), which works in three steps:
  *
  * 1. Each secret is replaced where it stands, in the forms a message usually carries it in (as
  *    it is, JSON-, Go-, percent-, HTML- or Markdown-escaped: formsOf), so the message around
@@ -40,6 +28,8 @@ function standingAlone(forms: Set<string>, flags: string): RegExp {
  *    every run decoded, nested (decoded-views.ts). Where a decoded view still holds a secret,
  *    the words that hold it are replaced, or the whole line when no single word does. No
  *    combination of encodings is listed: whatever decodes to a secret is a secret.
+ * 3. Each line a replacement was made in is asked again what reveals() asks, and replaced whole
+ *    if it still reveals a secret, so redact()'s output never fails the check the tests make.
  *
  * Texts can be added while a run goes on (an operation token made during an apply); the
  * matchers are rebuilt lazily, once per change of the set.
@@ -78,15 +68,16 @@ export class RedactionSet {
     const matchers = this.#compile();
     if (!matchers) return text;
     let replaced = matchers.longInPlace ? text.replace(matchers.longInPlace, REDACTED) : text;
-    if (matchers.shortInPlace) replaced = replaced.replace(matchers.shortInPlace, REDACTED);
-    return mapEncodedLines(replaced, (line) => redactDecoded(line, matchers));
+    if (matchers.shortInPlace) replaced = replaceAlone(replaced, matchers.shortInPlace, REDACTED);
+    const redacted = mapEncodedLines(replaced, (line) => redactDecoded(line, matchers));
+    return redacted === text ? text : withoutRevealingLines(redacted, matchers);
   }
 
   /** Does `text` hold a secret of the set, as it is or in any decoded view (what redact() removes)? */
   reveals(text: string): boolean {
     const matchers = this.#compile();
     if (!matchers) return false;
-    return text.split('\n').some((line) => holdsSecret(line, matchers) || (mayHoldEncoded(line) && decodedViews(line).some((v) => holdsSecret(v, matchers))));
+    return text.split('\n').some((line) => lineReveals(line, matchers));
   }
 
   /**
@@ -140,9 +131,9 @@ export class RedactionSet {
     const longTexts = [...this.#texts].filter((t) => t.length >= SHORT_SECRET_LENGTH).flatMap((t) => [t, t.toUpperCase(), t.toLowerCase()]);
     this.#matchers = {
       longInPlace: long.size > 0 ? new RegExp(alternation(long), 'giu') : null,
-      shortInPlace: short.size > 0 ? standingAlone(short, 'gu') : null,
+      shortInPlace: short.size > 0 ? standingAlone(alternation(short)) : null,
       longInView: longTexts.length > 0 ? new RegExp(alternation(new Set(longTexts)), 'iu') : null,
-      shortInView: shortTexts.length > 0 ? standingAlone(new Set(shortTexts), 'u') : null,
+      shortInView: shortTexts.length > 0 ? standingAlone(alternation(new Set(shortTexts))) : null,
     };
     return this.#matchers;
   }
@@ -160,7 +151,35 @@ interface Matchers {
 }
 
 function holdsSecret(text: string, m: Matchers): boolean {
-  return (m.longInView?.test(text) ?? false) || (m.shortInView?.test(text) ?? false);
+  return (m.longInView?.test(text) ?? false) || (m.shortInView !== null && aloneIn(text, m.shortInView));
+}
+
+/** Does a line hold a secret, as it is or in a decoded view? The one question redact() and reveals() ask. */
+function lineReveals(line: string, m: Matchers): boolean {
+  return holdsSecret(line, m) || (mayHoldEncoded(line) && decodedViews(line).some((v) => holdsSecret(v, m)));
+}
+
+/**
+ * `text` with each line that holds a redaction and still reveals a secret replaced whole (its
+ * indentation kept). A replacement changes what its neighbours touch: the `n` of the `\n`
+ * before a short secret "n", or the second "-1" of "-1-1", stands alone once the secret next to
+ * it is "(sensitive)". Only lines a replacement was made in are read again.
+ */
+function withoutRevealingLines(text: string, m: Matchers): string {
+  let out = '';
+  let done = 0;
+  for (let at = text.indexOf(REDACTED); at >= 0; ) {
+    const start = text.lastIndexOf('\n', at) + 1;
+    const newline = text.indexOf('\n', at);
+    const end = newline < 0 ? text.length : newline;
+    const line = text.slice(start, end);
+    if (lineReveals(line, m)) {
+      out += `${text.slice(done, start)}${/^\s*/.exec(line)![0]}${REDACTED}`;
+      done = end;
+    }
+    at = newline < 0 ? -1 : text.indexOf(REDACTED, end);
+  }
+  return done === 0 ? text : out + text.slice(done);
 }
 
 /**

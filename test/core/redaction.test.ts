@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formsOf, REDACTED, RedactionSet } from '../../src/core/redaction.js';
 import { escapeHtml, escapeMarkdown } from '../../src/core/text-escape.js';
-import { BODIES, ENCODINGS, foldable, pythonJson, secretArb } from '../support/secret-encodings.js';
+import { BODIES, ENCODINGS, type Encoding, foldable, pythonJson, secretArb } from '../support/secret-encodings.js';
 
 describe('RedactionSet', () => {
   it('#13.6: a secret with a quote or a backslash is redacted as the server echoes it, JSON-escaped (once or twice)', () => {
@@ -76,6 +76,20 @@ describe('RedactionSet', () => {
   });
 });
 
+/** The property's one case: a server echoes `body(secret)` in `encoding` between two lines that hold no secret. */
+function expectEchoRedacted(secret: string, encoding: Encoding, body: (secret: string) => string, before: string, after: string): void {
+  const echo = encoding.encode(body(secret));
+  const set = new RedactionSet([secret]);
+  const text = `kept line\n${before.replace(/\n/g, ' ')} error: ${echo} ${after.replace(/\n/g, ' ')}\nkept line`;
+  const out = set.redact(text);
+  expect(set.reveals(text), `${encoding.name}: the check must see it`).toBe(true);
+  expect(set.reveals(out), `${encoding.name}: ${out}`).toBe(false);
+  // Lines that hold no secret are left as they are.
+  expect(out.startsWith('kept line\n') && out.endsWith('\nkept line')).toBe(true);
+}
+
+const encoding = (name: string): Encoding => ENCODINGS.find((e) => e.name === name)!;
+
 describe('RedactionSet: by decoding (#25.2)', () => {
   it('property: a secret of any length and characters, echoed in any encoding or nesting of encodings, anywhere in a body, is not revealed', () => {
     fc.assert(
@@ -91,17 +105,59 @@ describe('RedactionSet: by decoding (#25.2)', () => {
           // Base64 or hex of a body of under 6 bytes is too short a run to decode; base64 with no
           // upper-case letter is not told from a word (decoded-views.ts: what a line must hold to be decoded).
           fc.pre(!(/base64|hex/.test(encoding.name) && (Buffer.byteLength(body(secret)) < 6 || (/^base64/.test(encoding.name) && !/[A-Z]/.test(echo)))));
-          const set = new RedactionSet([secret]);
-          const text = `kept line\n${before.replace(/\n/g, ' ')} error: ${echo} ${after.replace(/\n/g, ' ')}\nkept line`;
-          const out = set.redact(text);
-          expect(set.reveals(text), `${encoding.name}: the check must see it`).toBe(true);
-          expect(set.reveals(out), `${encoding.name}: ${out}`).toBe(false);
-          // Lines that hold no secret are left as they are.
-          expect(out.startsWith('kept line\n') && out.endsWith('\nkept line')).toBe(true);
+          expectEchoRedacted(secret, encoding, body, before, after);
         },
       ),
       { numRuns: 1500 },
     );
+  });
+
+  // Found by the property (seed -2074387161): a short secret right after an escape was replaced,
+  // and then the escape's own letters (the `n` of `\n`, the `22` of `%22`) stood alone next to
+  // "(sensitive)". The neighbours: each kind of escape, and a replacement that frees a neighbour
+  // that is no escape ("-1-1", "1-1-").
+  it.each([
+    ['n', 'Python JSON (\\u00e4)', (s: string) => `line one\n${s}\nline three`],
+    ['n', 'JSON string', (s: string) => `line one\n${s}\nline three`],
+    ['n', 'JSON string twice', (s: string) => `line one\n${s}\nline three`],
+    ['t', 'JSON string', (s: string) => `"a"\t${s}`],
+    ['u00e4', 'Python JSON (\\u00e4)', (s: string) => `ä${s}`],
+    ['ude00', 'Python JSON (\\u00e4)', (s: string) => `😀${s}`],
+    ['22', 'percent of Python JSON', (s: string) => s],
+    ['3D', 'percent', (s: string) => `pin=${s}`],
+    ['lt', 'as it is', (s: string) => `&lt;${s}`],
+    ['60', 'as it is', (s: string) => `&#60;${s}`],
+    ['x3c', 'as it is', (s: string) => `\\x3c${s}`],
+    ['-1', 'as it is', (s: string) => `${s}${s}`],
+    ['1-', 'as it is', (s: string) => `${s}${s}`],
+  ])('fixed: the secret %j after its own escape, %s', (secret, name, body) => {
+    expectEchoRedacted(secret, encoding(name), body, '', '');
+  });
+
+  // Neighbours of Python's \u00e4 the property did not generate before: a code point past U+FFFF
+  // as \U0001f600 (Python's ascii(), Go's %+q), and bytes escaped one by one (\xc3\xa4, \xC3\xA4, \303\244).
+  it.each([
+    ['😀1', "Python ascii() (\\xe4, \\U0001f600)"],
+    ['ä', "Python ascii() (\\xe4, \\U0001f600)"],
+    ['ä0', 'bytes as \\xC3\\xA4 (Ruby)'],
+    ['€5', 'bytes as \\xc3\\xa4 (Python)'],
+    ['ж😀', 'bytes as \\303\\244 (C)'],
+    ['pä😀ss-long-secret', 'upper-cased Python ascii()'],
+  ])('fixed: the secret %j in %s', (secret, name) => {
+    for (const body of BODIES) expectEchoRedacted(secret, encoding(name), body, 'x', 'y');
+  });
+
+  it('a one-letter secret leaves the escapes that hold its letter as they are', () => {
+    const set = new RedactionSet(['n']);
+    for (const text of ['{"message":"first\\nsecond\\n"}', '100%\\nfree', '&nbsp;x']) expect(set.redact(text)).toBe(text);
+    expect(set.redact('"line\\nn\\n"')).toBe(`"line\\n${REDACTED}\\n"`);
+  });
+
+  it('a line where a replacement forms a secret again with "(sensitive)" is replaced whole', () => {
+    const set = new RedactionSet(['ve)zzzzz']);
+    const out = set.redact('  kept\n  echo: ve)zzzzzzzzzz\n  kept');
+    expect(out).toBe(`  kept\n  ${REDACTED}\n  kept`);
+    expect(set.reveals(out)).toBe(false);
   });
 
   it('table: the examples of issue 25 (base64, upper case, Python JSON, a PIN after \\n, %3D and \\u003c)', () => {

@@ -11,8 +11,30 @@ export function pythonJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Python's ascii() (and Go's %+q): \xe4 below U+0100, \u20ac below U+10000, \U0001f600 above; line breaks and tabs named. */
+export function pythonAscii(text: string): string {
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', "'": "\\'" };
+  const escaped = [...text].map((c) => {
+    const cp = c.codePointAt(0)!;
+    if (named[c] !== undefined) return named[c];
+    if (cp >= 0x20 && cp < 0x7f) return c;
+    if (cp < 0x100) return `\\x${hex(cp, 2)}`;
+    return cp < 0x10000 ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`;
+  });
+  return `'${escaped.join('')}'`;
+}
+
+/** Bytes as a C, Python (bytes) or Ruby string writes them: printable ASCII as it is, any other byte escaped by `byte`. */
+function escapedBytes(text: string, byte: (b: number) => string): string {
+  const named: Record<number, string> = { 0x0a: '\\n', 0x09: '\\t', 0x0d: '\\r', 0x5c: '\\\\', 0x22: '\\"' };
+  return `"${[...Buffer.from(text)].map((b) => named[b] ?? (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : byte(b))).join('')}"`;
+}
+
+const hex = (n: number, digits: number): string => n.toString(16).padStart(digits, '0');
+
 const htmlNumeric = (text: string): string => [...text].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `&#${c.codePointAt(0)};`)).join('');
 const htmlHex = (text: string): string => [...text].map((c) => (/[A-Za-z0-9 ]/.test(c) ? c : `&#x${c.codePointAt(0)!.toString(16)};`)).join('');
+const htmlNamed = (text: string): string => text.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]!};`);
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
 export interface Encoding {
@@ -39,7 +61,13 @@ export const ENCODINGS: readonly Encoding[] = [
   { name: 'percent of Python JSON', encode: (b) => encodeURIComponent(pythonJson(b)) },
   { name: 'HTML numeric entities', encode: htmlNumeric },
   { name: 'HTML hex entities of JSON', encode: (b) => htmlHex(JSON.stringify(b)) },
+  { name: "Python ascii() (\\xe4, \\U0001f600)", encode: pythonAscii },
+  { name: 'bytes as \\xc3\\xa4 (Python)', encode: (b) => `b${escapedBytes(b, (byte) => `\\x${hex(byte, 2)}`)}` },
+  { name: 'bytes as \\xC3\\xA4 (Ruby)', encode: (b) => escapedBytes(b, (byte) => `\\x${hex(byte, 2).toUpperCase()}`) },
+  { name: 'bytes as \\303\\244 (C)', encode: (b) => escapedBytes(b, (byte) => `\\${byte.toString(8).padStart(3, '0')}`) },
   { name: 'upper case', encode: (b) => b.toUpperCase(), foldsCase: true },
+  { name: 'upper-cased Python ascii()', encode: (b) => pythonAscii(b).toUpperCase(), foldsCase: true },
+  { name: 'upper-cased HTML named entities', encode: (b) => htmlNamed(b).toUpperCase(), foldsCase: true },
   { name: 'upper-cased Python JSON', encode: (b) => pythonJson(b).toUpperCase(), foldsCase: true },
 ];
 
