@@ -121,7 +121,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['ldap-config-bad-duration', 'ldap-config-bool-wrong-type', 'ldap-group-write-policies-wrong-type', 'token-renew-self-bad-increment', 'token-create-num-uses-wrong-type'],
+    cases: ['ldap-config-bad-duration', 'ldap-config-bool-wrong-type', 'ldap-group-write-policies-wrong-type', 'token-renew-self-bad-increment', 'token-create-num-uses-wrong-type', 'acl-denied-bad-field'],
     at: ['body.errors'],
     differs: "a field that does not convert: serve names the value (`error converting input soon for field ...`) and words the inner error as mitchellh/mapstructure (`cannot parse '' as bool: strconv.ParseBool: parsing \"maybe\": invalid syntax`); OpenBao leaves the value out twice (`error converting input for field ...`, `'' cannot parse value as 'bool': strconv.ParseBool: invalid syntax`)",
     reason: 'Vault formats `error converting input %v for field %q` and decodes with github.com/mitchellh/mapstructure; OpenBao dropped the value and moved to go-viper/mapstructure v2, whose errors hide it',
@@ -142,14 +142,6 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     differs: 'OpenBao reads a policy back with `cas_required`, `version`, `modified` and the identity template switches; serve with `name` and `policy` only',
     reason: "OpenBao added check-and-set and templating options to ACL policies; Vault's handlePoliciesRead answers the name and the text",
     source: `${V} vault/logical_system.go (handlePoliciesRead); ${B} internal/vault/logical_system.go (handlePoliciesRead)`,
-  },
-  {
-    kind: 'open',
-    cases: ['acl-denied-bad-field'],
-    at: ['status', 'body.errors'],
-    differs: 'a write the token may not make, with a field of the wrong type, to a route with an existence check: serve 403 `permission denied`, OpenBao 400 with the field\'s conversion error',
-    reason: "the existence check validates the request's fields (FieldData.Validate) before the ACL is asked; serve's routes have no field schemas to validate with before the handler runs",
-    source: `${V} sdk/framework/backend.go (HandleExistenceCheck), vault/request_handling.go (CheckToken); ${B} sdk/framework/backend.go`,
   },
   {
     kind: 'open',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { issueLoginToken, DEFAULT_TOKEN_FIELDS, parseTokenFields, tokenFieldsView, type RoleTokenFields } from '../auth/login-token.js';
+import { issueLoginToken, DEFAULT_TOKEN_FIELDS, parseTokenFields, tokenFieldsView, validateTokenFields, type RoleTokenFields } from '../auth/login-token.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { ApiError, badRequest, keyList, noContent, notFound, ok, type Reply } from '../http/reply.js';
 import { Router, type ExistenceQuery } from '../http/router.js';
@@ -45,6 +45,10 @@ export const approleRouter = new Router([
     pattern: 'role/:name',
     access: 'acl',
     exists: roleExists,
+    validateFields: (body) => {
+      validateTokenFields(body);
+      if (body.bind_secret_id !== undefined) toBool('bind_secret_id', body.bind_secret_id);
+    },
     handlers: {
       read: (req) => {
         const role = req.cluster.store.get(roleKey(req, req.params.name!.toLowerCase())) as AppRole | undefined;

@@ -18,6 +18,15 @@ export interface RoleTokenFields {
 export const DEFAULT_TOKEN_FIELDS: RoleTokenFields = { token_policies: [], token_ttl: 0, token_max_ttl: 0, token_no_default_policy: false };
 
 /** tokenutil.ParseTokenFields for the fields served: each given one replaces the role's (`policies` is the old name of `token_policies`). */
+/** The token fields' type conversions alone (tokenutil's field schema, FieldData.Validate): throws FieldError. */
+export function validateTokenFields(body: JsonObject): void {
+  const policies = body.token_policies ?? body.policies;
+  if (policies !== undefined) toList('token_policies', policies);
+  if (body.token_ttl !== undefined) toDurationSeconds('token_ttl', body.token_ttl);
+  if (body.token_max_ttl !== undefined) toDurationSeconds('token_max_ttl', body.token_max_ttl);
+  if (body.token_no_default_policy !== undefined) toBool('token_no_default_policy', body.token_no_default_policy);
+}
+
 export function parseTokenFields(current: RoleTokenFields, body: JsonObject): RoleTokenFields {
   const next = { ...current };
   const policies = body.token_policies ?? body.policies;

@@ -110,16 +110,28 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   // (policies/enforce.ts), first by path and operation, then by the body's parameters.
   // The root token skips the existence check too: it is allowed either way.
   let checked: AclOperation | undefined;
+  let early: JsonObject | undefined;
   if (access !== 'public') {
     caller = cluster.tokens.authenticate(requestToken(req), clientAddress);
     if (!caller) return sendErrors(res, 403, ['permission denied']);
     checked = caller.isRoot ? undefined : aclOperation(operation, resolved, cluster);
+    // The existence check converts the body's fields before the ACL is asked (its 400 first);
+    // a token that cannot write makes us read the body only on such routes, as the service does.
+    if (checked && resolved.kind === 'route' && resolved.route.validateFields && operation === 'update') {
+      early = await body.readJson();
+      try {
+        resolved.route.validateFields(early);
+      } catch (err) {
+        if (err instanceof FieldError) return sendErrors(res, 400, [err.conversion]);
+        throw err;
+      }
+    }
     if (checked && !requestAllowed(cluster.store, caller, { path, operation: checked })) return sendErrors(res, 403, aclDenied().errors);
   }
   if (resolved.kind === 'miss') return sendErrors(res, 404, deps.unrouted(path, operation));
   const handler = resolved.route.handlers[operation];
   if (!handler) return sendErrors(res, 405, gathered(405, 'unsupported operation').errors);
-  const json: JsonObject = operation === 'update' || operation === 'patch' ? await body.readJson() : {};
+  const json: JsonObject = early ?? (operation === 'update' || operation === 'patch' ? await body.readJson() : {});
   if (caller && checked && !requestAllowed(cluster.store, caller, { path, operation: checked, data: json })) {
     return sendErrors(res, 403, aclDenied().errors);
   }

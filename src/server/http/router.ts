@@ -1,5 +1,6 @@
 import type { ApiRequest, Operation } from './api-request.js';
 import type { Reply } from './reply.js';
+import type { JsonObject } from '../util/json.js';
 
 /** The service's operations: LIST arrives as the LIST method or as GET ?list=true. */
 export type { Operation };
@@ -26,6 +27,13 @@ export interface Route {
    * does (vault/request_handling.go CheckToken). A route without one is always `update`.
    */
   exists?: (query: ExistenceQuery) => boolean;
+  /**
+   * The type conversions of the route's field schema alone (FieldData.Validate), which the
+   * existence check runs before the ACL is asked (sdk/framework/backend.go
+   * HandleExistenceCheck): a field of the wrong type is a 400 even for a token the ACL would
+   * refuse. Throws FieldError. Only on routes with `exists`.
+   */
+  validateFields?: (body: JsonObject) => void;
 }
 
 export interface RouteMatch {

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { issueLoginToken, DEFAULT_TOKEN_FIELDS, parseTokenFields, tokenFieldsView, type RoleTokenFields } from '../auth/login-token.js';
+import { issueLoginToken, DEFAULT_TOKEN_FIELDS, parseTokenFields, tokenFieldsView, validateTokenFields, type RoleTokenFields } from '../auth/login-token.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { ApiError, badRequest, keyList, noContent, notFound, ok, permissionDenied, type Reply } from '../http/reply.js';
 import { Router, type ExistenceQuery } from '../http/router.js';
@@ -43,6 +43,10 @@ export const jwtRouter = new Router([
     access: 'acl',
     // path_role.go pathRoleExistenceCheck: the role as the write would find it.
     exists: (query: ExistenceQuery) => roleOf(query, query.params.name!.toLowerCase()) !== undefined,
+    validateFields: (body) => {
+      validateTokenFields(body);
+      for (const field of ['role_type', 'bound_subject', 'user_claim'] as const) if (body[field] !== undefined) toStr(field, body[field]);
+    },
     handlers: {
       read: (req) => {
         const role = roleOf(req, req.params.name!.toLowerCase());

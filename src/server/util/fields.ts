@@ -8,9 +8,14 @@ import { goTrimSpace, numberText, readBool, readCommaList, readDuration, readInt
  * are refused in github.com/mitchellh/mapstructure's words, which that framework decodes with.
  */
 export class FieldError extends Error {
+  /** What FieldData.Validate returns, unwrapped: the existence check answers it as is (HandleExistenceCheck). */
+  readonly conversion: string;
+
   constructor(field: string, value: unknown, reason: string) {
+    const conversion = `error converting input ${goValueText(value)} for field "${field}": ${reason}`;
     // sdk/framework/backend.go HandleRequest wraps what FieldData.Validate returns.
-    super(`Field validation failed: error converting input ${goValueText(value)} for field "${field}": ${reason}`);
+    super(`Field validation failed: ${conversion}`);
+    this.conversion = conversion;
   }
 }
 
