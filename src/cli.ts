@@ -15,6 +15,7 @@ import { registerLogComment } from './commands/log-comment.js';
 import { endQuietlyWhenReadersLeave, processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
 import { enableCompileCache, type CompileCacheHost } from './core/compile-cache.js';
 import { RedactionSet } from './core/redaction.js';
+import { tuneV8ForShortRun } from './core/short-run-v8.js';
 import { printable } from './core/text-escape.js';
 import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
@@ -84,6 +85,13 @@ function reportError(err: unknown, output: Output): number {
   return error.exitCode;
 }
 
+/** The flags node was given, on its command line or in NODE_OPTIONS. */
+export function nodeFlags(): string[] {
+  return [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
+}
+
+export { tuneV8ForShortRun };
+
 /**
  * Is this module the program Node was started with (rather than imported by a test or another
  * program)? Compared by real path: npm's bin link is a symbolic link to this file, and a URL
@@ -117,6 +125,7 @@ function lastResort(redaction: RedactionSet): (err: unknown) => void {
 if (isProgramEntry()) {
   // Node 22.1+: the next run skips compiling the chunks and packages loaded after this.
   enableCompileCache(nodeModule as CompileCacheHost, process.env, homedir);
+  tuneV8ForShortRun(nodeFlags());
   const redaction = new RedactionSet();
   const fail = lastResort(redaction);
   endQuietlyWhenReadersLeave(fail);
