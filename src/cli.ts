@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
+import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { registerApply } from './commands/apply.js';
@@ -12,7 +13,9 @@ import { registerFmt } from './commands/fmt.js';
 import { registerGraph } from './commands/graph.js';
 import { registerLogComment } from './commands/log-comment.js';
 import { endQuietlyWhenReadersLeave, processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
+import { enableCompileCache, type CompileCacheHost } from './core/compile-cache.js';
 import { RedactionSet } from './core/redaction.js';
+import { tuneV8ForShortRun } from './core/short-run-v8.js';
 import { printable } from './core/text-escape.js';
 import { registerPlan } from './commands/plan.js';
 import { registerServe } from './commands/serve.js';
@@ -82,18 +85,12 @@ function reportError(err: unknown, output: Output): number {
   return error.exitCode;
 }
 
-/**
- * Node 22.1+ keeps the compiled code of the modules loaded after this (the chunks a command
- * loads, the SDKs and parsers) in a cache on disk, so the next run skips compiling them. Node
- * 20 has no such cache: there it is a no-op. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
- */
-function enableCompileCache(): void {
-  try {
-    (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  } catch {
-    // A cache directory that cannot be written only costs speed.
-  }
+/** The flags node was given, on its command line or in NODE_OPTIONS. */
+export function nodeFlags(): string[] {
+  return [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
 }
+
+export { tuneV8ForShortRun };
 
 /**
  * Is this module the program Node was started with (rather than imported by a test or another
@@ -126,7 +123,9 @@ function lastResort(redaction: RedactionSet): (err: unknown) => void {
 }
 
 if (isProgramEntry()) {
-  enableCompileCache();
+  // Node 22.1+: the next run skips compiling the chunks and packages loaded after this.
+  enableCompileCache(nodeModule as CompileCacheHost, process.env, homedir);
+  tuneV8ForShortRun(nodeFlags());
   const redaction = new RedactionSet();
   const fail = lastResort(redaction);
   endQuietlyWhenReadersLeave(fail);

@@ -6,7 +6,10 @@ import { writeSync } from 'node:fs';
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 // BENCH_CLI: another build's dist/cli.js (one-row.mjs, for an A/B).
-const { main } = await import(process.env.BENCH_CLI ? new URL(`file://${process.env.BENCH_CLI}`).href : new URL('../../dist/cli.js', import.meta.url).href);
+const cli = await import(process.env.BENCH_CLI ? new URL(`file://${process.env.BENCH_CLI}`).href : new URL('../../dist/cli.js', import.meta.url).href);
+const { main } = cli;
+// What the CLI's entry sets before any command runs (V8's budget), when this build has it.
+cli.tuneV8ForShortRun?.(cli.nodeFlags());
 let outBytes = 0;
 const output = {
   out: (t) => (outBytes += t.length),
