@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bodyOf, CONCURRENCY, floor, freshMount, objectPaths, TOKEN } from './workload.mjs';
+import { bodyOf, CONCURRENCY, floor, freshMount, objectPaths, TOKEN, preparePolicies } from './workload.mjs';
 import { manifests } from './manifests.mjs';
 
 const users = Number(process.argv[2] ?? 1000);
@@ -37,6 +37,7 @@ const run = (variant, args) =>
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   const warm = await freshMount(baseUrl, 'bench-warm-up');
+  await preparePolicies(baseUrl);
   await floor(baseUrl, 'POST', objectPaths(users, warm), bodyOf);
   await floor(baseUrl, 'GET', objectPaths(users, warm));
   const file = (mount) => path.join(dir, `${mount}.yaml`);

@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, measureProcess, median, objectPaths, requestsReported, TOKEN } from './workload.mjs';
+import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, measureProcess, median, objectPaths, requestsReported, TOKEN, preparePolicies } from './workload.mjs';
 import { manifests } from './manifests.mjs';
 import { startRealServer, storageLabel } from './real-server.mjs';
 
@@ -46,6 +46,7 @@ async function benchOneSize(server, users, dir) {
 
   // Warm the server up (Go's heap and scheduler, its caches) before the first measured run.
   const warm = await freshMount(baseUrl, 'bench-warm-up');
+  await preparePolicies(baseUrl);
   await floor(baseUrl, 'POST', objectPaths(users, warm), bodyOf);
   await floor(baseUrl, 'GET', objectPaths(users, warm));
 

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bodyOf, CONCURRENCY, floor, freshMount, objectPaths, TOKEN } from './workload.mjs';
+import { bodyOf, CONCURRENCY, floor, freshMount, objectPaths, TOKEN, preparePolicies } from './workload.mjs';
 import { manifests } from './manifests.mjs';
 
 const [command, usersArg, ...wrapper] = process.argv.slice(2);
@@ -47,6 +47,7 @@ const run = (argv) =>
 
 try {
   const warm = await freshMount(baseUrl, 'bench-warm-up');
+  await preparePolicies(baseUrl);
   await floor(baseUrl, 'POST', objectPaths(users, warm), bodyOf);
   await floor(baseUrl, 'GET', objectPaths(users, warm));
 

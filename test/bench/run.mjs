@@ -9,7 +9,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, measureProcess, median, objectPaths, requestsReported, TOKEN } from './workload.mjs';
+import { bodyOf, CONCURRENCY, floor, freshMount, GROUPS, measureProcess, median, objectPaths, requestsReported, TOKEN, preparePolicies } from './workload.mjs';
 import { manifests } from './manifests.mjs';
 import { benchRealServer, printRealServerRows } from './against-real-server.mjs';
 
@@ -47,6 +47,7 @@ for (const users of SERVERS.includes('serve') ? SIZES : []) {
   // Warm the server up first (its JIT, its allocator) so that neither the CLI nor a floor pays
   // for running against a cold server.
   const warm = await freshMount(baseUrl, 'bench-warm-up');
+  await preparePolicies(baseUrl);
   await floor(baseUrl, 'POST', objectPaths(users, warm), bodyOf);
   await floor(baseUrl, 'GET', objectPaths(users, warm));
 

@@ -8,7 +8,9 @@ export const CONCURRENCY = 16;
 export const GROUPS = 1000;
 export const TOKEN = 'bench-root-token';
 /** The LDAP method's config the manifests declare, and the floors' mounts are given. */
-export const LDAP_CONFIG = { url: 'ldap://ldap.example.com', userdn: 'ou=people,dc=example,dc=com', userattr: 'uid', token_ttl: '1h' };
+// A directory address that refuses at once: an apply's access review (which reads the directory
+// when a plan changes who gets which policy) fails fast and says so, as with a directory down.
+export const LDAP_CONFIG = { url: 'ldap://127.0.0.1:1', userdn: 'ou=people,dc=example,dc=com', userattr: 'uid', token_ttl: '1h' };
 
 /** The CPU time this process has used so far, in ms (the embedded server's, as it runs here). */
 const ownCpuMs = () => {
@@ -148,3 +150,19 @@ export async function freshMount(baseUrl, mount) {
   return mount;
 }
 
+
+/** The policies the manifests name (p0-p49, shared, own0-own99). */
+export const POLICY_NAMES = [...Array.from({ length: 50 }, (_, i) => `p${i}`), 'shared', ...Array.from({ length: 100 }, (_, i) => `own${i}`)];
+
+/**
+ * Writes the policies the manifests name, as a healthy server holds them: a plan naming policies
+ * that exist nowhere prints a located warning for each (engine/policies.ts), which is the
+ * unusual path, not the drift check this bench measures.
+ */
+export async function preparePolicies(baseUrl) {
+  for (const name of POLICY_NAMES) {
+    const res = await fetch(`${baseUrl}/sys/policies/acl/${name}`, { method: 'PUT', headers: { 'X-Vault-Token': TOKEN }, body: JSON.stringify({ policy: `path "secret/${name}/*" { capabilities = ["read"] }` }) });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`writing policy ${name}: ${res.status}`);
+  }
+}
