@@ -53,6 +53,28 @@ function namesInText(doc: LdapAuthDocument, path: ValuePath, text: string): Arra
  * is no dependency (the policy check says it is missing).
  */
 export function policyDependencies(cluster: string, namespace: string, names: readonly string[]): Address[] {
-  const stored = new Set(names.map(goToLower).filter((name) => segmentProblem(name) === undefined));
-  return [...stored].map((name) => aclPolicyAddress(cluster, namespace, name));
+  if (names.length === 0) return [];
+  const found = new Set<Address>();
+  for (const name of names) {
+    const address = policyAddressOf(cluster, namespace, name);
+    if (address) found.add(address);
+  }
+  return [...found];
+}
+
+// Thousands of users name the same few policies: one Address each (an Address never changes),
+// not one per user (10,000 users made 10,000, with their segment checks). Bounded by a clear.
+const policyAddresses = new Map<string, Address | null>();
+const POLICY_ADDRESSES_KEPT = 10_000;
+
+function policyAddressOf(cluster: string, namespace: string, name: string): Address | null {
+  const key = `${cluster}\u0000${namespace}\u0000${name}`;
+  let address = policyAddresses.get(key);
+  if (address === undefined) {
+    const stored = goToLower(name);
+    address = segmentProblem(stored) === undefined ? aclPolicyAddress(cluster, namespace, stored) : null;
+    if (policyAddresses.size >= POLICY_ADDRESSES_KEPT) policyAddresses.clear();
+    policyAddresses.set(key, address);
+  }
+  return address;
 }
