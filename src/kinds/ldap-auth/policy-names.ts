@@ -68,10 +68,10 @@ const policyAddresses = new Map<string, Address | null>();
 const POLICY_ADDRESSES_KEPT = 10_000;
 
 function policyAddressOf(cluster: string, namespace: string, name: string): Address | null {
-  const key = `${cluster}\u0000${namespace}\u0000${name}`;
+  const stored = goToLower(name);
+  const key = `${cluster}\u0000${namespace}\u0000${stored}`;
   let address = policyAddresses.get(key);
   if (address === undefined) {
-    const stored = goToLower(name);
     address = segmentProblem(stored) === undefined ? aclPolicyAddress(cluster, namespace, stored) : null;
     if (policyAddresses.size >= POLICY_ADDRESSES_KEPT) policyAddresses.clear();
     policyAddresses.set(key, address);
