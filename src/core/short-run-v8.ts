@@ -16,7 +16,20 @@ export const INTERRUPT_BUDGET = 2 * 67_584;
  * Called by the CLI's entry before any command runs; V8 reads the budget each time it resets a
  * function's counter, so it applies from here on.
  */
-export function tuneV8ForShortRun(nodeFlags: readonly string[], setFlags: (flags: string) => void = v8.setFlagsFromString): void {
+export function tuneV8ForShortRun(
+  nodeFlags: readonly string[],
+  setFlags: (flags: string) => void = v8.setFlagsFromString,
+  v8Version: string = process.versions.v8,
+): void {
   if (nodeFlags.some((flag) => flag.startsWith('--interrupt-budget'))) return;
+  // Measured on V8 11 (Node 20) only. Later V8s dropped the flag (Node 24's prints
+  // "unrecognized flag" on stderr), and their tiering is another: left as they are.
+  if (v8Major(v8Version) !== MEASURED_V8_MAJOR) return;
   setFlags(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+}
+
+const MEASURED_V8_MAJOR = 11;
+
+function v8Major(version: string): number {
+  return Number.parseInt(version.split('.')[0] ?? '', 10);
 }
