@@ -17,6 +17,7 @@ import {
   splitUrls,
   type LdapConnection,
   type LdapTimeouts,
+  type LoginDirectorySettings,
 } from '../adapters/ldap/index.js';
 import { collectSecretTexts, scrub, Secret } from '../core/secret.js';
 import { chainFindings, type ChainFinding } from './ldap-chain.js';
@@ -29,17 +30,14 @@ export interface Finding {
   message: string;
 }
 
-export interface LdapCheckConfig {
+/** The login's own directory fields (one list: adapters/ldap/login-directory.ts), plus the connection's. */
+export interface LdapCheckConfig
+  extends Pick<
+    LoginDirectorySettings,
+    'binddn' | 'userdn' | 'userattr' | 'userfilter' | 'upndomain' | 'groupdn' | 'groupfilter' | 'groupattr' | 'dereference_aliases' | 'max_page_size' | 'discoverdn' | 'anonymous_group_search'
+  > {
   url: string;
-  binddn: string;
   bindpass?: Secret | string;
-  userdn: string;
-  userattr: string;
-  userfilter: string;
-  upndomain: string;
-  groupdn: string;
-  groupfilter: string;
-  groupattr: string;
   starttls: boolean;
   insecure_tls: boolean;
   certificate: string;
@@ -51,10 +49,6 @@ export interface LdapCheckConfig {
   connection_timeout: number;
   /** seconds */
   request_timeout: number;
-  dereference_aliases: string;
-  max_page_size: number;
-  discoverdn: boolean;
-  anonymous_group_search: boolean;
   /** Absent from a manifest that does not set it: the service's default for a new config, false. */
   use_pre111_group_cn_behavior?: boolean;
 }
