@@ -237,7 +237,10 @@ async function exportThenPlan(state: State, out: string): Promise<void> {
     const exported = await runCli(['export', '--out', out], { env: cluster.env });
     expect(exported.code, exported.stderr).toBe(0);
     // An empty server exports no file, and a folder without manifests is no manifest set (#24.4).
-    if (writesOf(state).length === 0) return expect(exported.stdout).toContain('(nothing to export)');
+    if (writesOf(state).length === 0) {
+      expect(exported.stdout).toContain('(nothing to export)');
+      return;
+    }
     const plan = await runCli(['plan', out, '--detailed-exitcode'], { env: { ...cluster.env, ...(await referencedEnv(out)) } });
     expect(plan.code, `${plan.stdout}\n${plan.stderr}`).toBe(0);
     expect(plan.stdout).toContain('No changes. Live state matches the manifests.');
