@@ -16,11 +16,11 @@ import { build } from 'rolldown';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 
 /**
- * Packages inlined into the bundle: the ones every run loads. The others stay imports: they
- * load only on demand (ldapts, the cloud SDKs, the careful YAML parser, ajv when a schema
+ * Packages inlined into the bundle: the ones every run loads (semver: every plan reads releases).
+ * The others stay imports: they load only on demand (ldapts, the cloud SDKs, the careful YAML parser, ajv when a schema
  * changed since the build) or are native (pkcs11js).
  */
-const INLINED_PACKAGES = new Set(['js-yaml', 'commander', 'chalk']);
+const INLINED_PACKAGES = new Set(['js-yaml', 'commander', 'chalk', 'semver']);
 
 const DIST = path.join(PACKAGE_ROOT, 'dist');
 export const CHUNK_DIR = 'cli-chunks';
