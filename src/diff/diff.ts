@@ -108,15 +108,18 @@ function createOf(want: DesiredResource): Change {
 }
 
 function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
-  const lacked = new Set(have.lackedFields ?? []);
-  const after = Object.fromEntries(Object.entries(want.attrs).filter(([k]) => !lacked.has(k)));
-  const changedFields = [
-    ...Object.keys(after).filter((k) => !sameFieldValue(want.comparedAs?.[k], after[k], have.attrs[k])),
-    ...writeOnlyPresenceChanges(want, have),
-  ].sort();
+  // Most objects match: nothing is built for them but the (empty) list of changed fields.
+  const lacked = have.lackedFields !== undefined && have.lackedFields.length > 0 ? new Set(have.lackedFields) : undefined;
+  const changedFields: string[] = [];
+  for (const k of Object.keys(want.attrs)) {
+    if (!lacked?.has(k) && !sameFieldValue(want.comparedAs?.[k], want.attrs[k], have.attrs[k])) changedFields.push(k);
+  }
+  changedFields.push(...writeOnlyPresenceChanges(want, have));
+  changedFields.sort();
   const writeOnly = writeOnlyNames(want);
   const resend = changedFields.length === 0 && opts.syncSecrets && writeOnly.length > 0;
   if (changedFields.length === 0 && !resend) return undefined;
+  const after = lacked ? Object.fromEntries(Object.entries(want.attrs).filter(([k]) => !lacked.has(k))) : want.attrs;
   return {
     address: want.address,
     resourceType: want.resourceType,

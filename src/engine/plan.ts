@@ -107,7 +107,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
     refusals.push(...planned.errors);
     Object.assign(observed, live.observed);
   }
-  for (const problem of unmatchedTargets(opts.targets, [...desired.keys(), ...kindsInUse.flatMap(({ live }) => live.resources.map((r) => r.address)), ...changes.map((c) => c.address)])) {
+  for (const problem of unmatchedTargets(opts.targets, () => [...desired.keys(), ...kindsInUse.flatMap(({ live }) => live.resources.map((r) => r.address)), ...changes.map((c) => c.address)])) {
     diagnostics.error(problem);
   }
   changes = selectTargets(orderChanges(changes), opts.targets);
@@ -207,10 +207,12 @@ function concernsSelection(address: Address, selected: readonly Change[], target
  * A --target that names no object this run knows (declared, read from a server, or a change's
  * step) would select nothing and report success: each is an error, with the nearest address.
  */
-function unmatchedTargets(targets: readonly Address[], known: readonly Address[]): string[] {
+function unmatchedTargets(targets: readonly Address[], known: () => readonly Address[]): string[] {
+  if (targets.length === 0) return [];
+  const addresses = known();
   return targets
-    .filter((t) => !known.some((a) => a.isWithin(t)))
-    .map((t) => `--target ${t}: matches no object of the manifests or the servers${didYouMean(t.toString(), sameDepth(known, t))}`);
+    .filter((t) => !addresses.some((a) => a.isWithin(t)))
+    .map((t) => `--target ${t}: matches no object of the manifests or the servers${didYouMean(t.toString(), sameDepth(addresses, t))}`);
 }
 
 /** The known addresses cut to the target's depth: a target may name a collection or a mount, not only an object. */
@@ -231,14 +233,18 @@ function unknownTargetClusters(targets: readonly Address[], prepared: Prepared):
  * compared, and one saying how many go empty (cleared) with their object's next write.
  */
 function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): PlanNote[] {
-  const changing = new Set(changes.map((c) => c.address.toString()));
   const notCompared = new FieldTally();
   const cleared = new FieldTally();
+  let changing: Set<string> | undefined;
   // In no order: the tallies and the sorted field names do not depend on it (entries() would sort every address).
   for (const [address, { resource, kind }] of desired.unordered()) {
+    // Most objects (users, groups) have no write-only field: nothing to tally, nothing to look up.
+    const fields = Object.keys(resource.writeOnly);
+    if (fields.length === 0) continue;
     // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
+    changing ??= new Set(changes.map((c) => c.address.toString()));
     if (kind.plan || changing.has(address.toString())) continue;
-    const fields = Object.keys(resource.writeOnly).sort();
+    fields.sort();
     notCompared.add(fields.filter((f) => resource.writeOnly[f] !== ''));
     cleared.add(fields.filter((f) => resource.writeOnly[f] === ''));
   }

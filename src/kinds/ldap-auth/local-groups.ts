@@ -31,29 +31,31 @@ export function warnUndefinedLocalGroups(docs: ReadonlyArray<ResolvedDocument>, 
     if (!desired.collections.some((c) => c.address.equals(collection))) continue;
     const names = new Set(defined.filter((a) => a.isWithin(collection) && a.segments.length === collection.segments.length + 1).map((a) => a.segments.at(-1)!));
     for (const doc of mount.docs) {
-      for (const { name, path } of groupReferences(doc)) {
+      forEachGroupReference(doc, (name, path) => {
         const canonical = canonicalName(name, caseSensitive);
-        if (names.has(canonical)) continue;
+        if (names.has(canonical)) return;
         const message = `group "${name}" is declared by no manifest and is not on the server (${collection}): it grants nothing${didYouMean(canonical, names)}`;
-        reportAt(diags, doc, path, message, 'warning');
-      }
+        reportAt(diags, doc, path(), message, 'warning');
+      });
     }
   }
 }
 
-/** Each group name a user lists, with the place of the item (a list) or of the whole text (comma-separated). */
-function groupReferences(doc: LdapAuthDocument): Array<{ name: string; path: ValuePath }> {
-  const found: Array<{ name: string; path: ValuePath }> = [];
-  for (const [user, entry] of Object.entries(doc.data.users ?? {})) {
-    const groups = entry?.groups;
-    const path: ValuePath = ['users', user, 'groups'];
+/**
+ * Each group name a user lists, with the place of the item (a list) or of the whole text
+ * (comma-separated). The place is made only when asked: a manifest of 10,000 users names 20,000
+ * groups, and only the undefined ones are reported.
+ */
+function forEachGroupReference(doc: LdapAuthDocument, visit: (name: string, path: () => ValuePath) => void): void {
+  const users = doc.data.users ?? {};
+  for (const user of Object.keys(users)) {
+    const groups = users[user]?.groups;
     if (Array.isArray(groups)) {
       groups.forEach((item, i) => {
-        for (const name of listItems([item]) ?? []) if (name !== '') found.push({ name, path: [...path, i] });
+        for (const name of listItems([item]) ?? []) if (name !== '') visit(name, () => ['users', user, 'groups', i]);
       });
     } else {
-      for (const name of listItems(groups) ?? []) if (name !== '') found.push({ name, path });
+      for (const name of listItems(groups) ?? []) if (name !== '') visit(name, () => ['users', user, 'groups']);
     }
   }
-  return found;
 }

@@ -22,13 +22,17 @@ export function listItems(value: unknown): string[] | undefined {
   }
   // Joined and split again only where that changes something: an item holding a comma, or a
   // single item (a lone "" is no items). Otherwise the split gives back the same items.
-  return comma || texts.length === 1 ? commaListOf(texts.join(',')) : texts.map(goTrimSpace);
+  if (comma) return commaListOf(texts.join(','));
+  // A single item without a comma (most users' and groups' lists): what the split would give.
+  if (texts.length === 1) return texts[0] === '' ? [] : [goTrimSpace(texts[0]!)];
+  return texts.map(goTrimSpace);
 }
 
 /** Sorted in code-unit order, as the server sorts (Go's sort.Strings), without repeats. */
 function sortedUnique(items: readonly string[]): string[] {
   // Arrays of their exact length (a spread): these are kept for every object of the run, and an
   // array grown by push (filter's) holds a dozen spare slots.
+  if (items.length < 2) return items.slice();
   const sorted = [...items].sort(compareBytes);
   return sorted.some((item, i) => i > 0 && item === sorted[i - 1]) ? [...new Set(sorted)] : sorted;
 }
@@ -39,7 +43,11 @@ function sortedUnique(items: readonly string[]): string[] {
  * `["root"]`, so it is compared so.
  */
 export function normalisePolicies(list: unknown): string[] {
-  const out = (listItems(list) ?? []).map(goToLower).filter((item) => item !== '');
+  const out: string[] = [];
+  for (const item of listItems(list) ?? []) {
+    const stored = goToLower(item);
+    if (stored !== '') out.push(stored);
+  }
   return out.includes('root') ? ['root'] : sortedUnique(out);
 }
 
@@ -54,7 +62,8 @@ export function normaliseTokenPolicies(list: unknown): string[] {
 
 /** A user's group names as stored: trimmed, unique, sorted, lower-cased unless case sensitive. */
 export function normaliseGroupList(value: unknown, caseSensitive: boolean): string[] {
-  const out = (listItems(value) ?? []).filter((item) => item !== '').map((item) => (caseSensitive ? item : goToLower(item)));
+  const out: string[] = [];
+  for (const item of listItems(value) ?? []) if (item !== '') out.push(caseSensitive ? item : goToLower(item));
   return sortedUnique(out);
 }
 
