@@ -5,6 +5,9 @@ import { writeSync } from 'node:fs';
 // Timed from before the CLI's modules load: start-up is part of what a user waits for.
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
+// BENCH_COUNT_LDAP=1: the LDAP requests the run sent, counted where ldapts sends them (steadier
+// than times on a shared machine); only where the command loads ldapts anyway.
+const ldap = process.env.BENCH_COUNT_LDAP === '1' ? await countLdapRequests() : undefined;
 // BENCH_CLI: another build's dist/cli.js (one-row.mjs, for an A/B).
 const cli = await import(process.env.BENCH_CLI ? new URL(`file://${process.env.BENCH_CLI}`).href : new URL('../../dist/cli.js', import.meta.url).href);
 const { main } = cli;
@@ -23,5 +26,22 @@ const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 // CPU time of every thread of the process (the garbage collector's helpers included).
 const cpuMs = (cpu.user + cpu.system) / 1000;
-writeSync(3, JSON.stringify({ code, wallMs, cpuMs, maxRssKb: process.resourceUsage().maxRSS, outBytes }) + '\n');
+writeSync(3, JSON.stringify({ code, wallMs, cpuMs, maxRssKb: process.resourceUsage().maxRSS, outBytes, ...(ldap ? { ldap } : {}) }) + '\n');
 process.exitCode = code;
+
+/** Searches sent (each page one), entries they returned, and those that ended at a size limit. */
+async function countLdapRequests() {
+  const { Client, SearchRequest } = await import('ldapts');
+  const counts = { searches: 0, entries: 0, sizeLimited: 0 };
+  const send = Client.prototype._send;
+  Client.prototype._send = async function (message) {
+    const result = await send.call(this, message);
+    if (message instanceof SearchRequest) {
+      counts.searches++;
+      counts.entries += result?.searchEntries?.length ?? 0;
+      if (result?.status === 4) counts.sizeLimited++;
+    }
+    return result;
+  };
+  return counts;
+}

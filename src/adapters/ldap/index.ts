@@ -12,7 +12,7 @@ export {
   type LdapTimeouts,
   type PresentedChain,
 } from './connect.js';
-export { searchEntries, attributeValues, type LdapEntry, type SearchSpec } from './search.js';
+export { searchEntries, searchUpToLimit, attributeValues, type LdapEntry, type LimitedSearch, type SearchSpec } from './search.js';
 export {
   DEFAULT_GROUP_FILTER,
   DEFAULT_USER_FILTER,

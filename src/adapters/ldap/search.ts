@@ -1,5 +1,5 @@
-import { FilterParser, PagedResultsControl, SearchRequest } from 'ldapts';
-import type { Client, SearchOptions, SearchResult } from 'ldapts';
+import { FilterParser, MessageResponseStatus, PagedResultsControl, SearchRequest, StatusCodeParser } from 'ldapts';
+import type { Client, SearchOptions, SearchResponse, SearchResult } from 'ldapts';
 
 type DereferenceAliases = 'never' | 'finding' | 'searching' | 'always';
 
@@ -37,15 +37,60 @@ export async function searchEntries(client: Client, spec: SearchSpec): Promise<L
     attributes: spec.attributes,
     paged: spec.pageSize && spec.pageSize > 0 ? { pageSize: spec.pageSize } : undefined,
   });
-  return raw.map((e) => {
-    const attributes: Record<string, string[]> = {};
-    for (const [name, value] of Object.entries(e)) {
-      if (name === 'dn') continue;
-      const values = Array.isArray(value) ? value : [value];
-      attributes[name] = values.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
-    }
-    return { dn: e.dn, attributes };
-  });
+  return raw.map(entryOf);
+}
+
+function entryOf(e: SearchResult['searchEntries'][number]): LdapEntry {
+  const attributes: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(e)) {
+    if (name === 'dn') continue;
+    const values = Array.isArray(value) ? value : [value];
+    attributes[name] = values.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
+  }
+  return { dn: e.dn, attributes };
+}
+
+/** What a search found; `complete` false when the directory's size limit stopped it, with the entries sent until then. */
+export interface LimitedSearch {
+  entries: LdapEntry[];
+  complete: boolean;
+}
+
+/**
+ * A search (paged when `spec.pageSize` > 0) that answers the directory's size limit with the
+ * entries it sent before it (every page counted): as many as the limit allows, which tells the
+ * caller the limit and how the names it cannot list at once are spread. ldapts drops those
+ * entries with the error, so the pages are sent here, as Client.search sends them.
+ */
+export async function searchUpToLimit(client: Client, spec: SearchSpec): Promise<LimitedSearch> {
+  const internals = client as unknown as Partial<SendInternals>;
+  if (typeof internals._send !== 'function' || typeof internals._nextMessageId !== 'function' || typeof internals._ensureConnected !== 'function') {
+    throw new Error('this ldapts version cannot return the entries of a search stopped by a size limit');
+  }
+  await internals._ensureConnected.call(client);
+  const attributes = spec.attributes;
+  const filter = FilterParser.parseString(spec.filter ?? '(objectClass=*)');
+  const derefAliases = DEREF[(spec.deref ?? 'never') as DereferenceAliases] ?? 'never';
+  const entries: LdapEntry[] = [];
+  let cookie: Buffer | undefined;
+  for (;;) {
+    const control = spec.pageSize && spec.pageSize > 0 ? new PagedResultsControl({ value: { size: spec.pageSize, ...(cookie ? { cookie } : {}) } }) : undefined;
+    const request = new SearchRequest({ messageId: internals._nextMessageId.call(client), baseDN: spec.base, scope: spec.scope ?? 'sub', derefAliases, filter, attributes, controls: control ? [control] : [] });
+    const response = await internals._send.call(client, request);
+    if (response.status !== MessageResponseStatus.Success && response.status !== MessageResponseStatus.SizeLimitExceeded) throw StatusCodeParser.parse(response);
+    for (const e of response.searchEntries) entries.push(entryOf(e.toObject(attributes ?? [], [])));
+    if (response.status === MessageResponseStatus.SizeLimitExceeded) return { entries, complete: false };
+    const next = response.controls?.find((c): c is PagedResultsControl => c instanceof PagedResultsControl)?.value?.cookie;
+    if (!control || !next?.length || response.searchEntries.length === 0) return { entries, complete: true };
+    cookie = next;
+  }
+}
+
+/** The private ldapts methods Client.search sends a search with. */
+interface SendInternals {
+  _ensureConnected(): Promise<void>;
+  _nextMessageId(): number;
+  _send(request: SearchRequest): Promise<SearchResponse>;
 }
 
 /** Values of an attribute, matched case-insensitively (servers answer in schema case). */

@@ -5,7 +5,7 @@
  * searches with anonymous_group_search, as the login does). No user password is known, so no
  * user bind: a user is one the login's user search (or derived DN) finds.
  */
-import { escapeFilter, FilterParser, ResultCodeError, type Client } from 'ldapts';
+import { escapeFilter, FilterParser, type Client } from 'ldapts';
 import {
   attributeValues,
   derivedBindDn,
@@ -14,7 +14,7 @@ import {
   parseDn,
   renderFilterTemplate,
   searchedBindDn,
-  searchEntries,
+  searchUpToLimit,
   searchesForUser,
   userEntryDn,
   userFilterValues,
@@ -30,6 +30,7 @@ import { forEachBounded } from '../../../client/each-bounded.js';
 import { ConnectionPool } from './connection-pool.js';
 import { dnsFromListing, listingIsLoginSearch } from './listed-dns.js';
 import { groupListing, groupsFromIndex, indexGroups, type GroupIndex } from './listed-groups.js';
+import { listWithinLimit } from './split-listing.js';
 
 /** Where and how to connect: the config's url, TLS fields, timeouts and binddn/bindpass. */
 export interface DirectoryConnectionSettings {
@@ -61,9 +62,14 @@ export async function directoryUsers(connection: DirectoryConnectionSettings, s:
   let groups: ConnectionPool | undefined;
   try {
     if (s.anonymous_group_search) groups = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind('', ''));
-    const entries = await enumerate(users, s);
+    // The users and the groups listed at once: neither needs the other.
+    const groupIndex = listGroups(groups ?? users, s);
+    const entries = await enumerate(users, s).catch(async (err: unknown) => {
+      await groupIndex;
+      throw err;
+    });
     const listed = listingIsLoginSearch(s) ? dnsFromListing(entries, s.userattr) : undefined;
-    return await resolveAll(loginNames(entries, s), listed, users, groups ?? users, s);
+    return await resolveAll(loginNames(entries, s), listed, await groupIndex, users, groups ?? users, s);
   } finally {
     await groups?.close();
     await users.close();
@@ -89,37 +95,12 @@ function enumerate(pool: ConnectionPool, s: LoginDirectorySettings): Promise<Lda
 
 /**
  * Every entry `spec` finds, paged; when the directory's size limit stops the search (it counts
- * every page), the search is split by `splitOn`'s first characters, then the next ones, each
- * part small enough, so the limit is kept and no entry is left out.
+ * every page), in parts by `splitOn`'s first characters, sized from what the limit let through
+ * (split-listing.ts), each part's search on the pool.
  */
-async function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize'>>, splitOn: string, what: string): Promise<LdapEntry[]> {
-  const all = spec.filter;
-  const search = (filter: string) => pool.use((c) => searchEntries(c.client, { ...spec, filter, pageSize: PAGE_SIZE }), true);
-  const within = async (prefix: string): Promise<LdapEntry[]> => {
-    const startsWith = (p: string) => `(${splitOn}=${escapeFilter`${p}`}*)`;
-    try {
-      return await search(prefix === '' ? all : `(&${all}${startsWith(prefix)})`);
-    } catch (err) {
-      if (!isSizeLimit(err)) throw err;
-    }
-    // What no part holds: the prefix itself, or values going on with another character (or none).
-    const rest = `(&${all}${prefix === '' ? '' : startsWith(prefix)}(!(|${[...NAME_CHARACTERS].map((c) => startsWith(prefix + c)).join('')})))`;
-    const restEntries = search(rest).catch((err: unknown) => {
-      if (!isSizeLimit(err)) throw err;
-      throw new Error(`the directory's size limit stops the search for ${what}${prefix ? ` whose ${splitOn} starts with "${prefix}"` : ''} even in parts`);
-    });
-    // The parts at once (the pool bounds them), in the order of their characters.
-    const parts = await Promise.all([...[...NAME_CHARACTERS].map((c) => within(prefix + c)), restEntries]);
-    return parts.flat();
-  };
-  return within('');
-}
-
-/** The characters a part of the enumeration adds to its prefix (substring matching of names ignores case). */
-const NAME_CHARACTERS = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-function isSizeLimit(err: unknown): boolean {
-  return err instanceof ResultCodeError && err.code === 4;
+function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize'>>, splitOn: string, what: string): Promise<LdapEntry[]> {
+  const search = (filter: string) => pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, pageSize: PAGE_SIZE }), true);
+  return listWithinLimit(search, spec.filter, splitOn, what);
 }
 
 /**
@@ -172,12 +153,13 @@ function loginNames(entries: readonly LdapEntry[], s: LoginDirectorySettings): s
 async function resolveAll(
   names: readonly string[],
   listed: ReadonlyMap<string, string> | undefined,
+  groupIndex: GroupIndex | undefined,
   users: ConnectionPool,
   groups: ConnectionPool,
   s: LoginDirectorySettings,
 ): Promise<Map<string, string[] | null>> {
   const searchAll: Shortcuts = { dns: new Map(), groups: undefined };
-  const candidate: Shortcuts = { dns: listed ?? new Map(), groups: await listGroups(groups, s) };
+  const candidate: Shortcuts = { dns: listed ?? new Map(), groups: groupIndex };
   const probes = names.slice(0, PROBES);
   const agree = await Promise.all(probes.map(async (name) => sameResult(await tryResolve(name, candidate, users, groups, s), await tryResolve(name, searchAll, users, groups, s))));
   const shortcuts = agree.every(Boolean) ? candidate : searchAll;

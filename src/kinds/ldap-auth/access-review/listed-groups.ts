@@ -58,7 +58,8 @@ interface Holder {
 
 /** The listed groups by the keys of the values that can match a user. */
 export interface GroupIndex {
-  entries: readonly LdapEntry[];
+  /** Each listed group's place in the listing. */
+  order: ReadonlyMap<LdapEntry, number>;
   byName: ReadonlyMap<string, readonly Holder[]>;
   byDn: ReadonlyMap<string, readonly Holder[]>;
 }
@@ -85,7 +86,7 @@ export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing
     }
     if (shown === 0) return undefined;
   }
-  return { entries, byName, byDn };
+  return { order: new Map(entries.map((e, i) => [e, i])), byName, byDn };
 }
 
 /** The groups a user's login finds, in listing order; 'search' when a value only equal by key leaves it open. */
@@ -97,7 +98,8 @@ export function groupsFromIndex(index: GroupIndex, name: string, dn: string): Ld
   for (const h of index.byName.get(matchKey(name)) ?? []) (h.value === name ? exact : open).add(h.entry);
   for (const h of index.byDn.get(key) ?? []) (h.value === dn ? exact : open).add(h.entry);
   for (const entry of open) if (!exact.has(entry)) return 'search';
-  return index.entries.filter((e) => exact.has(e));
+  // The user's few groups put in listing order, not the listing walked for each user.
+  return [...exact].sort((a, b) => index.order.get(a)! - index.order.get(b)!);
 }
 
 /** Values of the attributes, their subtypes included (an equality on `member` matches `member;x` too). */
