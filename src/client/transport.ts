@@ -235,10 +235,14 @@ class AnswerReader implements Dispatcher.DispatchHandler {
  */
 function declaredLength(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
+  // One length, as nearly every answer has: no split.
+  if (DIGITS.test(header)) return Number(header);
   const lengths = header.split(',').map((part) => part.trim());
-  if (!lengths.every((n) => /^\d+$/.test(n))) return undefined;
+  if (!lengths.every((n) => DIGITS.test(n))) return undefined;
   return Math.max(...lengths.map(Number));
 }
+
+const DIGITS = /^\d+$/;
 
 /**
  * undici's errors for an answer that is not valid HTTP, as one BAD_RESPONSE_CODE error. Its

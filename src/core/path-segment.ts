@@ -16,14 +16,20 @@
  * a name holding U+FFFD or a lone surrogate is never addressed, and never declared.
  */
 export function segmentProblem(name: string): string | undefined {
+  // Nearly every name is plain: one test, then only the two names made of dots stay to refuse.
+  if (PLAIN_SEGMENT.test(name)) return name === '.' || name === '..' ? RELATIVE : undefined;
   if (name === '') return 'must not be empty';
-  if (name === '.' || name === '..') return 'cannot be addressed (the service resolves it as a relative path)';
+  if (name === '.' || name === '..') return RELATIVE;
   if (name.includes('/')) return 'must not contain "/" (it would address another object)';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
   if (!isExactText(name)) return 'holds U+FFFD or a lone surrogate: text that stands for bytes the server could not send, so it cannot be addressed';
   return undefined;
 }
+
+/** Unreserved characters only (RFC 3986): no slash, no control character, nothing to encode. */
+const PLAIN_SEGMENT = /^[A-Za-z0-9_.~-]+$/;
+const RELATIVE = 'cannot be addressed (the service resolves it as a relative path)';
 
 /**
  * False for text that may not be what the server holds: the replacement character U+FFFD

@@ -44,9 +44,16 @@ const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\
 const GO_TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g');
 const IS_GO_SPACE = new RegExp(`^${GO_SPACE}$`);
 
+/** Whether the character at `i` is Go white space; printable ASCII (nearly every end of every item) without a regex. */
+function isGoSpaceAt(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code > 0x20 && code < 0x7f) return false;
+  return IS_GO_SPACE.test(text[i]!);
+}
+
 export function goTrimSpace(text: string): string {
   // Nearly every item has no space at either end: two one-character tests, and no new string.
-  if (text === '' || (!IS_GO_SPACE.test(text[0]!) && !IS_GO_SPACE.test(text[text.length - 1]!))) return text;
+  if (text === '' || (!isGoSpaceAt(text, 0) && !isGoSpaceAt(text, text.length - 1))) return text;
   return text.replace(GO_TRIM, '');
 }
 
