@@ -17,10 +17,11 @@ export function orderChanges(planned: readonly Change[]): Change[] {
   const neededByWrites = new Set(changes.filter((c) => c.action !== 'delete').flatMap((c) => c.dependsOn.map(String)));
   const isEarly = (c: Change): boolean => c.action !== 'delete' || neededByWrites.has(c.address.toString());
   const deletes = changes.filter((c) => !isEarly(c)).sort((a, b) => Address.compare(b.address, a.address));
-  return [...topological(changes.filter(isEarly)), ...deletes].map((c) => ({
-    ...c,
-    dependsOn: c.dependsOn.filter((d) => inPlan.has(d.toString())),
-  }));
+  return [...topological(changes.filter(isEarly)), ...deletes].map((c) => {
+    const dependsOn = c.dependsOn.filter((d) => inPlan.has(d.toString()));
+    // A change all of whose dependencies are in the plan is kept as it is (changes are never mutated).
+    return dependsOn.length === c.dependsOn.length ? c : { ...c, dependsOn };
+  });
 }
 
 /**
@@ -43,7 +44,9 @@ function withNamespaceDependencies(changes: readonly Change[]): readonly Change[
 function topological(changes: readonly Change[]): Change[] {
   const byAddress = new AddressMap<Change>();
   for (const c of changes) byAddress.set(c.address, c);
-  const sorted = [...changes].sort((a, b) => Address.compare(a.address, b.address));
+  // The planners give their changes in address order already: sorted again only when not.
+  const inOrder = changes.every((c, i) => i === 0 || Address.compare(changes[i - 1]!.address, c.address) <= 0);
+  const sorted = inOrder ? changes : [...changes].sort((a, b) => Address.compare(a.address, b.address));
   const state = new AddressMap<'visiting' | 'done'>();
   const out: Change[] = [];
   // The chain being visited, for the message of a cycle.
