@@ -5,7 +5,7 @@ import { tagProblems, UNRESOLVED_TAG_WARNING } from './core-tags.js';
 import type { LoadedDocument, ValuePath } from './document.js';
 import { parseFast } from './fast-parse.js';
 import { LazyFilePositions } from './lazy-positions.js';
-import { PositionIndex } from './positions.js';
+import { nodeTreeSpots, PositionIndex } from './positions.js';
 import { yamlLibrary } from './yaml-library.js';
 
 /**
@@ -115,7 +115,7 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
       return;
     }
     if (value === null || value === undefined) return;
-    const positions = new PositionIndex(doc.contents, file, lines, text);
+    const positions = new PositionIndex(nodeTreeSpots(doc.contents), file, lines, text);
     out.push({
       ...source,
       index,

@@ -1,11 +1,10 @@
-import type { LineCounter } from 'yaml';
 import type { SourcePos } from '../core/diagnostics.js';
 import type { ValuePath } from './document.js';
 import { pathKey } from './value-path.js';
 import { yamlLibrary } from './yaml-library.js';
 
 /** Source offsets of one value (where it starts and ends) and (for map entries) of its key, and how a text value is written. */
-interface Spot {
+export interface Spot {
   value: number;
   valueEnd: number;
   key?: number;
@@ -15,21 +14,30 @@ interface Spot {
   literal?: string;
 }
 
+/** Where the value at a path is written, if the document holds that path. */
+export type SpotLookup = (path: ValuePath) => Spot | undefined;
+
+/** 1-based line and column of an offset (the `yaml` library's LineCounter, or LineStarts). */
+export interface LinePositions {
+  linePos(offset: number): { line: number; col: number };
+}
+
 /**
- * Positions of every value and key of one YAML document, by value path. Built once from the
- * node tree; aliases are recorded where they are written (their targets are not descended).
+ * Positions of the values and keys of one YAML document, by value path, from the spots of its
+ * values: those of the careful parser's node tree (nodeTreeSpots) or of the fast parser's
+ * composed nodes (load/composed-spots.ts), which give the same offsets.
  */
 export class PositionIndex {
-  readonly #spots = new Map<string, Spot>();
+  readonly #spot: SpotLookup;
   readonly #file: string;
-  readonly #lines: LineCounter;
+  readonly #lines: LinePositions;
   readonly #text: string;
 
-  constructor(root: unknown, file: string, lines: LineCounter, text: string) {
+  constructor(spot: SpotLookup, file: string, lines: LinePositions, text: string) {
+    this.#spot = spot;
     this.#file = file;
     this.#lines = lines;
     this.#text = text;
-    this.#walk(root, [], undefined);
   }
 
   /**
@@ -40,7 +48,7 @@ export class PositionIndex {
    * text, whose folds and escapes move characters; a value that is not text).
    */
   textPos(path: ValuePath, line: number, column: number): SourcePos | undefined {
-    const spot = this.#spots.get(pathKey(path));
+    const spot = this.#spot(path);
     if (spot?.style === undefined) return undefined;
     switch (spot.style) {
       case 'BLOCK_LITERAL':
@@ -99,7 +107,7 @@ export class PositionIndex {
   /** Position of the value at `path`, or of its nearest recorded ancestor. */
   valuePos(path: ValuePath): SourcePos {
     for (let n = path.length; n >= 0; n--) {
-      const spot = this.#spots.get(pathKey(path.slice(0, n)));
+      const spot = this.#spot(path.slice(0, n));
       if (spot) return this.#toPos(spot.value);
     }
     return { file: this.#file, line: 1, column: 1 };
@@ -107,13 +115,13 @@ export class PositionIndex {
 
   /** Position of the key at `path`; the value's position when there is no key there. */
   keyPos(path: ValuePath): SourcePos {
-    const spot = this.#spots.get(pathKey(path));
+    const spot = this.#spot(path);
     return spot?.key !== undefined ? this.#toPos(spot.key) : this.valuePos(path);
   }
 
   /** See LoadedDocument.needlePos. */
   needlePos(path: ValuePath, needle: string, occurrence: number): SourcePos {
-    const spot = this.#spots.get(pathKey(path));
+    const spot = this.#spot(path);
     if (!spot || needle === '') return this.valuePos(path);
     let at = spot.value - needle.length;
     for (let n = 0; n <= occurrence; n++) {
@@ -127,23 +135,32 @@ export class PositionIndex {
     const { line, col } = this.#lines.linePos(offset);
     return { file: this.#file, line, column: col };
   }
+}
 
-  #walk(node: unknown, path: ValuePath, keyOffset: number | undefined): void {
+/**
+ * The spots of every value and key of a careful parser's document, by value path. Built once
+ * from the node tree; aliases are recorded where they are written (their targets are not descended).
+ */
+export function nodeTreeSpots(root: unknown): SpotLookup {
+  const spots = new Map<string, Spot>();
+  const walk = (node: unknown, path: ValuePath, keyOffset: number | undefined): void => {
     const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
     const range = rangeOf(node);
     const valueOffset = range?.[0] ?? keyOffset;
     const text = isScalar(node) && typeof node.value === 'string' ? { style: node.type, literal: node.type === 'BLOCK_LITERAL' ? node.value : undefined } : {};
-    if (valueOffset !== undefined) this.#spots.set(pathKey(path), { value: valueOffset, valueEnd: range?.[1] ?? valueOffset, key: keyOffset, ...text });
+    if (valueOffset !== undefined) spots.set(pathKey(path), { value: valueOffset, valueEnd: range?.[1] ?? valueOffset, key: keyOffset, ...text });
     if (isMap(node)) {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        this.#walk(pair.value, [...path, key], offsetOf(pair.key));
+        walk(pair.value, [...path, key], offsetOf(pair.key));
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, i) => this.#walk(item, [...path, i], undefined));
+      node.items.forEach((item, i) => walk(item, [...path, i], undefined));
     }
-  }
+  };
+  walk(root, [], undefined);
+  return (path) => spots.get(pathKey(path));
 }
 
 function rangeOf(node: unknown): [number, number, number] | undefined {
