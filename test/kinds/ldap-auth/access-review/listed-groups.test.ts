@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LdapEntry, LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
-import { dnKey, groupListing, groupsFromIndex, indexGroups } from '../../../../src/kinds/ldap-auth/access-review/listed-groups.js';
+import { groupNamesOf, type LdapEntry, type LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
+import { dnKey, groupListing, indexGroups } from '../../../../src/kinds/ldap-auth/access-review/listed-groups.js';
 
 const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => ({
   binddn: 'cn=svc',
@@ -48,8 +48,9 @@ describe('groupListing: one listing stands for every user group search only when
 const group = (cn: string, attributes: Record<string, string[]>): LdapEntry => ({ dn: `cn=${cn},ou=groups,dc=x`, attributes: { cn: [cn], ...attributes } });
 const listing = groupListing(settings())!;
 const fry = 'uid=fry,ou=people,dc=x';
+const namesOf = (found: readonly LdapEntry[]) => groupNamesOf(found, 'cn', false);
 
-describe('groupsFromIndex', () => {
+describe('GroupIndex', () => {
   it('a value byte for byte the name or DN matches; none is no group; one equal only by key is searched for', () => {
     const index = indexGroups(
       [
@@ -59,21 +60,39 @@ describe('groupsFromIndex', () => {
         group('other', { uniqueMember: ['uid=bender,ou=people,dc=x'] }),
       ],
       listing,
+      namesOf,
     )!;
-    expect((groupsFromIndex(index, 'fry', fry) as LdapEntry[]).map((e) => e.attributes['cn']![0])).toEqual(['crew', 'ops']);
-    expect(groupsFromIndex(index, 'zoidberg', 'uid=zoidberg,ou=people,dc=x')).toEqual([]);
-    expect(groupsFromIndex(index, 'leela', 'uid=leela,ou=people,dc=x')).toBe('search');
+    expect(index.groupsOf('fry', fry)).toEqual(['crew', 'ops']);
+    expect(index.groupsOf('zoidberg', 'uid=zoidberg,ou=people,dc=x')).toEqual([]);
+    expect(index.groupsOf('leela', 'uid=leela,ou=people,dc=x')).toBe('search');
+  });
+
+  it('names the groups in listing order, once per set of groups: users in the same groups share the list', () => {
+    const seen: string[][] = [];
+    const counting = (found: readonly LdapEntry[]) => {
+      seen.push(found.map((e) => e.dn));
+      return namesOf(found);
+    };
+    const index = indexGroups([group('b', { memberUid: ['fry', 'leela'] }), group('a', { memberUid: ['fry', 'leela', 'amy'] })], listing, counting)!;
+    const forFry = index.groupsOf('fry', fry);
+    expect(forFry).toEqual(['b', 'a']);
+    expect(index.groupsOf('leela', 'uid=leela,ou=people,dc=x')).toBe(forFry);
+    expect(index.groupsOf('amy', 'uid=amy,ou=people,dc=x')).toEqual(['a']);
+    expect(seen).toEqual([
+      ['cn=b,ou=groups,dc=x', 'cn=a,ou=groups,dc=x'],
+      ['cn=a,ou=groups,dc=x'],
+    ]);
   });
 
   it('an entry matched exactly by one value and loosely by another is a match', () => {
-    const index = indexGroups([group('crew', { member: [fry, 'UID=FRY,ou=people,dc=x'] })], listing)!;
-    expect(groupsFromIndex(index, 'fry', fry)).toHaveLength(1);
+    const index = indexGroups([group('crew', { member: [fry, 'UID=FRY,ou=people,dc=x'] })], listing, namesOf)!;
+    expect(index.groupsOf('fry', fry)).toEqual(['crew']);
   });
 
   it('no index when a group shows none of the compared attributes, or a DN value cannot be keyed', () => {
-    expect(indexGroups([group('hidden', {})], listing)).toBeUndefined();
-    expect(indexGroups([group('ber', { member: ['cn=#04024869,dc=x'] })], listing)).toBeUndefined();
-    expect(indexGroups([group('bad', { member: ['not a dn'] })], listing)).toBeUndefined();
+    expect(indexGroups([group('hidden', {})], listing, namesOf)).toBeUndefined();
+    expect(indexGroups([group('ber', { member: ['cn=#04024869,dc=x'] })], listing, namesOf)).toBeUndefined();
+    expect(indexGroups([group('bad', { member: ['not a dn'] })], listing, namesOf)).toBeUndefined();
   });
 
   it('dnKey: case, spaces, escapes and multi-valued RDN order fold; attribute types are left out', () => {
