@@ -164,11 +164,25 @@ async function resolveAll(
   const agree = await Promise.all(probes.map(async (name) => sameResult(await tryResolve(name, candidate, users, groups, s), await tryResolve(name, searchAll, users, groups, s))));
   const shortcuts = agree.every(Boolean) ? candidate : searchAll;
   const out = new Map<string, readonly string[] | null>();
+  // The names the listings decide at once, without a promise each; the others read the directory.
+  const toRead: string[] = [];
+  for (const name of names) {
+    const listed = fromListings(name, shortcuts);
+    if (listed) out.set(name, listed);
+    else toRead.push(name);
+  }
   // The pools pace the reads; this only keeps the names being worked on few.
-  await forEachBounded(names, MAX_IN_FLIGHT, async (name) => {
+  await forEachBounded(toRead, MAX_IN_FLIGHT, async (name) => {
     out.set(name, await resolveOne(name, shortcuts, users, groups, s));
   });
   return out;
+}
+
+/** The name's groups when the listings decide both its DN and its groups. */
+function fromListings(name: string, shortcuts: Shortcuts): readonly string[] | undefined {
+  const userDn = shortcuts.dns.get(name);
+  const listed = userDn === undefined ? undefined : shortcuts.groups?.groupsOf(name, userDn);
+  return listed === 'search' ? undefined : listed;
 }
 
 /** Names resolved both ways before the shortcuts are trusted. */
