@@ -156,12 +156,27 @@ function valuesOf(entry: LdapEntry, attributes: readonly string[]): string[] {
  * Undefined for what does not parse or holds a BER-encoded (`#...`) value.
  */
 export function dnKey(dn: string): string | undefined {
+  if (PLAIN_DN.test(dn) && dn.trim() !== '') return plainDnKey(dn);
   const rdns = parseDn(dn);
   if (!rdns) return undefined;
   const parts: string[] = [];
   for (const rdn of rdns) {
     if (rdn.some((a) => a.value.startsWith('#'))) return undefined;
     parts.push(rdn.map((a) => matchKey(a.value)).sort().join('+'));
+  }
+  return parts.join(',');
+}
+
+/** ASCII without escapes, multi-valued RDNs, `;` separators or `#` values: most DNs a listing holds. */
+const PLAIN_DN = /^[\u0020-\u0022\u0024-\u002a\u002c-\u003a\u003c-\u005b\u005d-\u007e]*$/;
+
+/** dnKey of a plain DN: each RDN's value is what follows its first `=`, up to the next `,`. */
+function plainDnKey(dn: string): string | undefined {
+  const parts: string[] = [];
+  for (const rdn of dn.split(',')) {
+    const equals = rdn.indexOf('=');
+    if (equals < 0 || rdn.slice(0, equals).trim() === '') return undefined;
+    parts.push(matchKey(rdn.slice(equals + 1)));
   }
   return parts.join(',');
 }

@@ -75,18 +75,23 @@ async function policiesOfUsers(mappings: MethodMappings, usersOf: (config: JsonO
     return 'policies' in granted ? granted.policies : undefined;
   };
   // The policies depend on the name only through its local user: users without one in the same
-  // LDAP groups (10,000 users share some 1,000 sets) get one list, computed once.
+  // LDAP groups (10,000 users share some 1,000 sets) get one list, computed once. Found by the
+  // list itself first: the directory gives users in the same listed groups one list.
   const byGroups = new Map<string, readonly string[] | undefined>();
+  const byList = new Map<readonly string[], readonly string[] | undefined>();
   for (const [name, ldapGroups] of await usersOf(mappings.config)) {
     if (ldapGroups === null) continue;
     const localUser = mappings.users.get(canonicalName(settings, name));
     let policies: readonly string[] | undefined;
     if (localUser) {
       policies = grant(name, ldapGroups, localUser);
+    } else if (byList.has(ldapGroups)) {
+      policies = byList.get(ldapGroups);
     } else {
       const key = JSON.stringify(ldapGroups);
-      if (byGroups.has(key)) policies = byGroups.get(key);
-      else byGroups.set(key, (policies = grant(name, ldapGroups, undefined)));
+      policies = byGroups.has(key) ? byGroups.get(key) : grant(name, ldapGroups, undefined);
+      byGroups.set(key, policies);
+      byList.set(ldapGroups, policies);
     }
     if (policies) out.set(name, policies);
   }

@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseDn } from '../../../../src/adapters/ldap/index.js';
+import { matchKey } from '../../../../src/kinds/ldap-auth/access-review/listed-dns.js';
 import { groupNamesOf, type LdapEntry, type LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
 import { dnKey, groupListing, indexGroups } from '../../../../src/kinds/ldap-auth/access-review/listed-groups.js';
 
@@ -101,5 +104,21 @@ describe('GroupIndex', () => {
     expect(dnKey('cn=a+sn=b,dc=x')).toBe(dnKey('sn=b+cn=a,dc=x'));
     expect(dnKey('0.9.2342.19200300.100.1.1=fry,dc=x')).toBe(dnKey('uid=fry,dc=x'));
     expect(dnKey('uid=fry,dc=x')).not.toBe(dnKey('uid=fry,dc=y'));
+  });
+
+  it("dnKey's path for plain ASCII DNs gives the key parsing gives", () => {
+    const parsed = (dn: string) => {
+      const rdns = parseDn(dn);
+      if (!rdns || rdns.some((rdn) => rdn.some((a) => a.value.startsWith('#')))) return undefined;
+      return rdns.map((rdn) => rdn.map((a) => matchKey(a.value)).sort().join('+')).join(',');
+    };
+    const piece = fc.constantFrom('uid', 'cn', ' ', '=', ',', 'Fry', 'a-b', '0.9.2342', '"', '*', '', 'OU', 'x y');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const dn = pieces.join('');
+        expect(dnKey(dn)).toBe(parsed(dn));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
