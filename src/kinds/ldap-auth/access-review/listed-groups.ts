@@ -51,8 +51,9 @@ function equalityLeaves(f: Filter): Array<{ attribute: string; value: string }> 
   return undefined;
 }
 
+/** A value of a listed group: the group by its place in the listing. */
 interface Holder {
-  entry: LdapEntry;
+  place: number;
   value: string;
 }
 
@@ -64,15 +65,15 @@ interface Holder {
  */
 export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing, namesOf: (groups: readonly LdapEntry[]) => string[]): GroupIndex | undefined {
   const index = new GroupIndex(entries, namesOf);
-  for (const entry of entries) {
+  for (const [place, entry] of entries.entries()) {
     let shown = 0;
     for (const value of valuesOf(entry, listing.nameAttributes)) {
       shown++;
-      index.holdsName(entry, value);
+      index.holdsName(place, value);
     }
     for (const value of valuesOf(entry, listing.dnAttributes)) {
       shown++;
-      if (!index.holdsDn(entry, value)) return undefined;
+      if (!index.holdsDn(place, value)) return undefined;
     }
     if (shown === 0) return undefined;
   }
@@ -82,7 +83,6 @@ export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing
 /** The listed groups by the keys of the values that can match a user. */
 export class GroupIndex {
   readonly #entries: readonly LdapEntry[];
-  readonly #place: ReadonlyMap<LdapEntry, number>;
   readonly #byName = new Map<string, Holder[]>();
   readonly #byDn = new Map<string, Holder[]>();
   /** dnKey by DN, each computed once: a user's DN is mostly a member value keyed already. */
@@ -93,19 +93,19 @@ export class GroupIndex {
 
   constructor(entries: readonly LdapEntry[], namesOf: (groups: readonly LdapEntry[]) => string[]) {
     this.#entries = entries;
-    this.#place = new Map(entries.map((e, i) => [e, i]));
     this.#namesOf = namesOf;
   }
 
-  holdsName(entry: LdapEntry, value: string): void {
-    add(this.#byName, matchKey(value), { entry, value });
+  /** The group at `place` holds `value` in an attribute compared to the user's name. */
+  holdsName(place: number, value: string): void {
+    add(this.#byName, matchKey(value), { place, value });
   }
 
-  /** False when the value is no DN a key can be made for. */
-  holdsDn(entry: LdapEntry, value: string): boolean {
+  /** The group at `place` holds `value` in an attribute compared to the user's DN; false when it is no DN a key can be made for. */
+  holdsDn(place: number, value: string): boolean {
     const key = this.#dnKey(value);
     if (key === undefined) return false;
-    add(this.#byDn, key, { entry, value });
+    add(this.#byDn, key, { place, value });
     return true;
   }
 
@@ -117,13 +117,14 @@ export class GroupIndex {
   groupsOf(name: string, dn: string): readonly string[] | 'search' {
     const key = this.#dnKey(dn);
     if (key === undefined) return 'search';
-    const exact = new Set<LdapEntry>();
-    const open = new Set<LdapEntry>();
-    for (const h of this.#byName.get(matchKey(name)) ?? []) (h.value === name ? exact : open).add(h.entry);
-    for (const h of this.#byDn.get(key) ?? []) (h.value === dn ? exact : open).add(h.entry);
-    for (const entry of open) if (!exact.has(entry)) return 'search';
+    const places: number[] = [];
+    const open: number[] = [];
+    for (const h of this.#byName.get(matchKey(name)) ?? []) (h.value === name ? places : open).push(h.place);
+    for (const h of this.#byDn.get(key) ?? []) (h.value === dn ? places : open).push(h.place);
+    if (open.some((p) => !places.includes(p))) return 'search';
     // The user's few groups put in listing order, not the listing walked for each user.
-    const places = [...exact].map((e) => this.#place.get(e)!).sort((a, b) => a - b);
+    places.sort((a, b) => a - b);
+    for (let i = places.length - 1; i > 0; i--) if (places[i] === places[i - 1]) places.splice(i, 1);
     const set = places.join(',');
     let names = this.#namesBySet.get(set);
     if (!names) this.#namesBySet.set(set, (names = this.#namesOf(places.map((p) => this.#entries[p]!))));
