@@ -91,7 +91,7 @@ try {
   const after = path.join(dir, 'after.yaml');
   await writeFile(before, manifest(false));
   await writeFile(after, manifest(true));
-  const applied = await measureProcess('./measure-cli.mjs', ['apply', before, '--auto-approve', '--access-review', 'off'], env);
+  const applied = await measureProcess('./measure-cli.mjs', ['apply', before, '--auto-approve', '--access-review', 'off'], { ...env, BENCH_CPU_PROF: '' });
   if (applied.code !== 0) throw new Error(`apply exited ${applied.code}: ${applied.stderr}`);
 
   const runs = [];
