@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { searchUpToLimit } from '../../src/adapters/ldap/index.js';
 
 /** An attribute as ldapts reads it off the wire: values it could decode as UTF-8 as text, the bytes kept. */
-function received(type: string, values: Array<string | Buffer>): Attribute {
+function received(type: string, values: string[] | Buffer[]): Attribute {
   const writer = new BerWriter();
   new Attribute({ type, values }).write(writer);
   const read = new Attribute();
@@ -26,7 +26,7 @@ describe('searchUpToLimit: entries read from the messages as searchEntries gives
     const entry = new SearchEntry({
       messageId: 1,
       name: 'cn=crew,ou=groups,dc=x',
-      attributes: [received('cn', ['crew', 'Crew']), received('member', ['uid=fry,dc=x']), received('description', ['ok', Buffer.from([0x61, 0xff])])],
+      attributes: [received('cn', ['crew', 'Crew']), received('member', ['uid=fry,dc=x']), received('description', [Buffer.from('ok'), Buffer.from([0x61, 0xff])])],
     });
     const { entries, complete } = await searchUpToLimit(answering([entry]), { base: 'ou=groups,dc=x', attributes: ['cn', 'member', 'owner'] });
     expect(complete).toBe(true);
