@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeDnValue, groupNameOf, parseDn } from '../../src/adapters/ldap/index.js';
 
@@ -26,6 +27,29 @@ describe('DN helpers', () => {
     ]);
     expect(parseDn('cn=caf\\c3\\a9')).toEqual([[{ type: 'cn', value: 'café' }]]);
     expect(parseDn('')).toEqual([]);
+  });
+
+  it('decodes escaped bytes as UTF-8, text as it is, and a lone surrogate as U+FFFD, as the bytes of the text would', () => {
+    expect(parseDn('cn=caf\\c3\\a9s,ou=x')).toEqual([[{ type: 'cn', value: 'cafés' }], [{ type: 'ou', value: 'x' }]]);
+    expect(parseDn('cn=José 😀')).toEqual([[{ type: 'cn', value: 'José 😀' }]]);
+    // An escaped byte that starts a character the text does not finish stands for nothing.
+    expect(parseDn('cn=\\c3é')).toEqual([[{ type: 'cn', value: '\uFFFDé' }]]);
+    // An escaped character is itself, whole.
+    expect(parseDn('cn=\\😀\\é')).toEqual([[{ type: 'cn', value: '😀é' }]]);
+    expect(parseDn('cn=a\uD800b')).toEqual([[{ type: 'cn', value: 'a\uFFFDb' }]]);
+    expect(parseDn('cn=\uD800\\\uDC00')).toEqual([[{ type: 'cn', value: '\uFFFD\uFFFD' }]]);
+    // Unescaped spaces around a value are not part of it; escaped ones are.
+    expect(parseDn('cn=  a b  ,ou= x')).toEqual([[{ type: 'cn', value: 'a b' }], [{ type: 'ou', value: 'x' }]]);
+    expect(parseDn('cn=\\ a\\ ')).toEqual([[{ type: 'cn', value: ' a ' }]]);
+    expect(parseDn('cn=a \\20')).toEqual([[{ type: 'cn', value: 'a  ' }]]);
+  });
+
+  it('reads back any value escapeDnValue wrote', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => {
+        expect(parseDn(`cn=${escapeDnValue(value)},ou=x`)).toEqual([[{ type: 'cn', value }], [{ type: 'ou', value: 'x' }]]);
+      }),
+    );
   });
 
   it('rejects what is not a DN', () => {

@@ -91,13 +91,14 @@ try {
   const after = path.join(dir, 'after.yaml');
   await writeFile(before, manifest(false));
   await writeFile(after, manifest(true));
-  const applied = await measureProcess('./measure-cli.mjs', ['apply', before, '--auto-approve', '--access-review', 'off'], env);
+  const applied = await measureProcess('./measure-cli.mjs', ['apply', before, '--auto-approve', '--access-review', 'off'], { ...env, BENCH_CPU_PROF: '' });
   if (applied.code !== 0) throw new Error(`apply exited ${applied.code}: ${applied.stderr}`);
 
   const runs = [];
   for (let rep = 0; rep < REPEATS; rep++) {
-    const off = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'off'], env);
+    const off = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'off'], { ...env, BENCH_CPU_PROF: '' });
     const slapdCpu0 = slapdCpuMs();
+    // BENCH_CPU_PROF=<dir>: the reviewed plan writes a V8 CPU profile there (measure-cli.mjs).
     const on = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'require', '--format', 'json'], { ...env, BENCH_COUNT_LDAP: '1' });
     on.slapdCpuMs = slapdCpuMs() - slapdCpu0;
     if (off.code !== 0 || on.code !== 0) throw new Error(`plan exited ${off.code} / ${on.code}: ${on.stderr}`);

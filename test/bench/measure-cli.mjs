@@ -7,6 +7,8 @@ const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 // BENCH_COUNT_LDAP=1: the LDAP requests the run sent, counted where ldapts sends them (steadier
 // than times on a shared machine); only where the command loads ldapts anyway.
+// BENCH_CPU_PROF=<dir>: a V8 CPU profile of the run written there (open it in Chrome's DevTools).
+const profiler = process.env.BENCH_CPU_PROF ? await startProfile() : undefined;
 const ldap = process.env.BENCH_COUNT_LDAP === '1' ? await countLdapRequests() : undefined;
 // BENCH_CLI: another build's dist/cli.js (one-row.mjs, for an A/B).
 const cli = await import(process.env.BENCH_CLI ? new URL(`file://${process.env.BENCH_CLI}`).href : new URL('../../dist/cli.js', import.meta.url).href);
@@ -24,6 +26,7 @@ const output = {
 const code = await main(process.argv.slice(2), output);
 const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
+await profiler?.stop();
 // CPU time of every thread of the process (the garbage collector's helpers included).
 const cpuMs = (cpu.user + cpu.system) / 1000;
 writeSync(3, JSON.stringify({ code, wallMs, cpuMs, maxRssKb: process.resourceUsage().maxRSS, outBytes, ...(ldap ? { ldap } : {}) }) + '\n');
@@ -44,4 +47,23 @@ async function countLdapRequests() {
     return result;
   };
   return counts;
+}
+
+/** The inspector's CPU profiler, started now; `stop` writes the profile to BENCH_CPU_PROF. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(process.env.BENCH_CPU_PROF, { recursive: true });
+      writeFileSync(`${process.env.BENCH_CPU_PROF}/lockstep-${process.pid}.cpuprofile`, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }

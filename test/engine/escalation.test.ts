@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escalationOf } from '../../src/engine/escalation.js';
+import { escalationOf, mayEscalate } from '../../src/engine/escalation.js';
 import { parseAclPolicy, type AclPolicy } from '../../src/values/acl-policy/index.js';
 
 function policy(text: string, namespacePath = ''): AclPolicy {
@@ -28,5 +29,37 @@ describe('escalationOf: sudo anywhere, or write without deny on a path the plan 
   it("a namespace's policy: its rules are under the namespace's path, as the touched paths are", () => {
     expect(escalationOf(policy('path "auth/ldap/*" { capabilities = ["update"] }', 'team-a/'), 'p', ['team-a/auth/ldap/groups/crew'])).toEqual({ grants: 'write', path: 'team-a/auth/ldap/groups/crew' });
     expect(escalationOf(policy('path "auth/ldap/*" { capabilities = ["update"] }', 'team-a/'), 'p', ['auth/ldap/groups/crew'])).toBeUndefined();
+  });
+});
+
+describe('mayEscalate: the parser is loaded only for a text that can grant sudo or write', () => {
+  it('no for read, list, deny, patch and subscribe, and the legacy read and deny', () => {
+    expect(mayEscalate('path "secret/*" { capabilities = ["read", "list", "patch", "subscribe"] }\npath "sys/*" { capabilities = ["deny"] }')).toBe(false);
+    expect(mayEscalate('path "secret/*" { policy = "read" }\npath "sys/*" { policy = "deny" }')).toBe(false);
+  });
+
+  it('yes for the words, in any case, and for any escape (hcl reads "\\u0073udo" as sudo)', () => {
+    for (const word of ['sudo', 'create', 'update', 'delete']) expect(mayEscalate(`path "a" { capabilities = ["${word}"] }`)).toBe(true);
+    expect(mayEscalate('path "a" { policy = "write" }')).toBe(true);
+    expect(mayEscalate('path "a" { capabilities = ["SUDO"] }')).toBe(true);
+    const escaped = 'path "sys/health" { capabilities = ["\\u0073udo"] }';
+    expect(mayEscalate(escaped)).toBe(true);
+    expect(escalationOf(policy(escaped), 'p', touched)).toEqual({ grants: 'sudo', path: 'sys/health' });
+  });
+
+  it('a text it says no to grants nothing escalationOf calls out', () => {
+    const capability = fc.constantFrom('read', 'list', 'deny', 'patch', 'subscribe', 'create', 'update', 'delete', 'sudo');
+    const rule = fc.oneof(
+      fc.record({ path: fc.constantFrom('auth/ldap/*', 'auth/+/groups/crew', 'sys/policies/acl/ops', 'sys/health', 'secret/*'), capabilities: fc.uniqueArray(capability, { maxLength: 4 }) }).map(
+        ({ path, capabilities }) => `path "${path}" { capabilities = [${capabilities.map((c) => `"${c}"`).join(', ')}] }`,
+      ),
+      fc.record({ path: fc.constantFrom('auth/ldap/*', 'sys/*'), word: fc.constantFrom('read', 'deny', 'write', 'sudo') }).map(({ path, word }) => `path "${path}" { policy = "${word}" }`),
+    );
+    fc.assert(
+      fc.property(fc.array(rule, { maxLength: 4 }), (rules) => {
+        const text = rules.join('\n');
+        if (!mayEscalate(text)) expect(escalationOf(policy(text), 'p', touched)).toBeUndefined();
+      }),
+    );
   });
 });

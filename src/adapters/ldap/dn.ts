@@ -23,63 +23,108 @@ export function escapeDnValue(value: string): string {
   return out;
 }
 
-/** Parses a DN into RDNs (each a list of type/value pairs); undefined when it is not a DN. */
-export function parseDn(dn: string): RdnAttribute[][] | undefined {
+/**
+ * Parses a DN into RDNs (each a list of type/value pairs); undefined when it is not a DN. A
+ * value's `\xx` escapes are bytes, decoded as UTF-8; the rest is read as the text it is, not
+ * copied into bytes first (an access review parses tens of thousands of DNs).
+ */
+export function parseDn(text: string): RdnAttribute[][] | undefined {
+  // The text as UTF-8 would carry it: a lone surrogate is U+FFFD.
+  const dn = text.replace(LONE_SURROGATE, '\uFFFD');
   const rdns: RdnAttribute[][] = [];
   if (dn.trim() === '') return rdns;
   let rdn: RdnAttribute[] = [];
-  let type = '';
-  let value: number[] = [];
-  let inValue = false;
-  let trailingSpaces = 0; // unescaped spaces at the end of the value, dropped at the end
-  const finishAttribute = (): boolean => {
-    const t = type.trim();
-    if (!inValue || t === '') return false;
-    const bytes = value.slice(0, value.length - trailingSpaces);
-    rdn.push({ type: t, value: Buffer.from(bytes).toString('utf8') });
-    type = '';
-    value = [];
-    inValue = false;
-    trailingSpaces = 0;
-    return true;
-  };
-  const bytes = Buffer.from(dn, 'utf8');
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!; // i < bytes.length
-    const ch = String.fromCharCode(byte);
-    if (!inValue) {
-      if (ch === '=') inValue = true;
-      else if (',+;\\'.includes(ch)) return undefined;
-      else type += ch;
+  let typeStart = 0;
+  let type: string | undefined; // set once the `=` is read
+  const value = new ValueText();
+  for (let i = 0; i < dn.length; i++) {
+    const ch = dn[i]!; // i < dn.length
+    if (type === undefined) {
+      if (ch === '=') type = dn.slice(typeStart, i).trim();
+      else if (ch === ',' || ch === '+' || ch === ';' || ch === '\\') return undefined;
       continue;
     }
     if (ch === '\\') {
-      const hex = bytes.subarray(i + 1, i + 3).toString('latin1');
-      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
-        value.push(parseInt(hex, 16));
+      const hex = dn.slice(i + 1, i + 3);
+      if (HEX_PAIR.test(hex)) {
+        value.byte(parseInt(hex, 16));
         i += 2;
-      } else if (i + 1 < bytes.length) {
-        value.push(bytes[++i]!); // i + 1 < bytes.length
+      } else if (i + 1 < dn.length) {
+        // The escaped character whole (a surrogate pair too): escaping one keeps it as it is.
+        const next = String.fromCodePoint(dn.codePointAt(i + 1)!);
+        value.text(next, false);
+        i += next.length;
       } else {
         return undefined;
       }
-      trailingSpaces = 0;
     } else if (ch === ',' || ch === ';' || ch === '+') {
-      if (!finishAttribute()) return undefined;
+      if (type === '') return undefined;
+      rdn.push({ type, value: value.take() });
+      type = undefined;
+      typeStart = i + 1;
       if (ch !== '+') {
         rdns.push(rdn);
         rdn = [];
       }
-    } else if (ch === ' ' && value.length === 0) {
+    } else if (ch === ' ' && value.empty()) {
       // leading spaces of a value are not part of it
     } else {
-      value.push(byte);
-      trailingSpaces = ch === ' ' ? trailingSpaces + 1 : 0;
+      value.text(ch, ch === ' ');
     }
   }
-  if (!finishAttribute()) return undefined;
+  if (type === undefined || type === '') return undefined;
+  rdn.push({ type, value: value.take() });
   rdns.push(rdn);
   return rdns;
+}
+
+const HEX_PAIR = /^[0-9a-fA-F]{2}$/;
+/** In a `u` regular expression a surrogate pair is one character: this matches only lone halves. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
+
+/**
+ * A DN value being read: text as written, and runs of escaped bytes decoded as UTF-8 where the
+ * text resumes (a run's bytes can make one character only together; text never continues a
+ * byte sequence, so decoding each run alone is decoding the whole value as bytes). Unescaped
+ * spaces at the end are dropped.
+ */
+class ValueText {
+  #done = '';
+  #bytes: number[] = [];
+  #trailingSpaces = 0;
+  #length = 0;
+
+  empty(): boolean {
+    return this.#length === 0;
+  }
+
+  byte(b: number): void {
+    this.#bytes.push(b);
+    this.#length++;
+    this.#trailingSpaces = 0;
+  }
+
+  text(t: string, isSpace: boolean): void {
+    this.#flush();
+    this.#done += t;
+    this.#length++;
+    this.#trailingSpaces = isSpace ? this.#trailingSpaces + 1 : 0;
+  }
+
+  take(): string {
+    this.#flush();
+    const out = this.#done.slice(0, this.#done.length - this.#trailingSpaces);
+    this.#done = '';
+    this.#length = 0;
+    this.#trailingSpaces = 0;
+    return out;
+  }
+
+  #flush(): void {
+    if (this.#bytes.length === 0) return;
+    this.#done += Buffer.from(this.#bytes).toString('utf8');
+    this.#bytes = [];
+  }
 }
 
 /**

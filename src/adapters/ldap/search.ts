@@ -1,5 +1,5 @@
 import { FilterParser, MessageResponseStatus, PagedResultsControl, SearchRequest, StatusCodeParser } from 'ldapts';
-import type { Client, SearchOptions, SearchResponse, SearchResult } from 'ldapts';
+import type { Client, SearchEntry, SearchOptions, SearchResponse, SearchResult } from 'ldapts';
 
 type DereferenceAliases = 'never' | 'finding' | 'searching' | 'always';
 
@@ -50,6 +50,20 @@ function entryOf(e: SearchResult['searchEntries'][number]): LdapEntry {
   return { dn: e.dn, attributes };
 }
 
+/**
+ * The entry as entryOf gives it, read from the message itself: not through ldapts's toObject
+ * (an object of its own, a Set of lower-cased names and an empty list for each attribute asked
+ * for and absent: nothing reads those but as no values) for each of a listing's entries.
+ */
+function entryOfMessage(e: SearchEntry): LdapEntry {
+  const attributes: Record<string, string[]> = {};
+  for (const { type, values, parsedBuffers } of e.attributes) {
+    // A value that is not UTF-8 (or a ;binary one) is kept as bytes: toObject then takes every value as bytes.
+    attributes[type] = values.some((v) => typeof v !== 'string') ? parsedBuffers.map((b) => b.toString('utf8')) : (values as string[]);
+  }
+  return { dn: e.name, attributes };
+}
+
 /** What a search found; `complete` false when the directory's size limit stopped it, with the entries sent until then. */
 export interface LimitedSearch {
   entries: LdapEntry[];
@@ -78,7 +92,7 @@ export async function searchUpToLimit(client: Client, spec: SearchSpec): Promise
     const request = new SearchRequest({ messageId: internals._nextMessageId.call(client), baseDN: spec.base, scope: spec.scope ?? 'sub', derefAliases, filter, attributes, controls: control ? [control] : [] });
     const response = await internals._send.call(client, request);
     if (response.status !== MessageResponseStatus.Success && response.status !== MessageResponseStatus.SizeLimitExceeded) throw StatusCodeParser.parse(response);
-    for (const e of response.searchEntries) entries.push(entryOf(e.toObject(attributes ?? [], [])));
+    for (const e of response.searchEntries) entries.push(entryOfMessage(e));
     if (response.status === MessageResponseStatus.SizeLimitExceeded) return { entries, complete: false };
     const next = response.controls?.find((c): c is PagedResultsControl => c instanceof PagedResultsControl)?.value?.cookie;
     if (!control || !next?.length || response.searchEntries.length === 0) return { entries, complete: true };

@@ -119,6 +119,20 @@ describe('reviewLdapAccess (the directory given)', () => {
     expect(result).toEqual({ reviewed: [method], skipped: [], accessChanges: [{ method, policy: 'ship', gained: ['Zapp', 'fry'], lost: [] }] });
   });
 
+  it('users in the same groups get the same policies, except that a local user adds its own', async () => {
+    const withFry = { ...observed, 'east:auth/ldap/groups/crew': { policies: ['ship'] }, 'east:auth/ldap/users/fry': { policies: ['coffee'], groups: [] } };
+    const fryChange = change({ address: at('users/fry'), action: 'update', resourceType: 'ldap.user', before: { policies: ['coffee'], groups: [] }, after: { policies: ['tea'], groups: [] } });
+    const crewChange = change({ address: at('groups/crew'), action: 'update', resourceType: 'ldap.group', before: { policies: ['ship'] }, after: { policies: ['ship', 'deck'] } });
+    // FRY logs in as the local user fry (names are case-insensitive); the others are in FRY's groups.
+    const directory = async () => new Map<string, readonly string[] | null>([['leela', ['crew']], ['FRY', ['crew']], ['amy', ['crew']], ['bender', ['crew']]]);
+    const result = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed: withFry, changes: [fryChange, crewChange] }, directory);
+    expect(result.accessChanges).toEqual([
+      { method, policy: 'coffee', gained: [], lost: ['FRY'] },
+      { method, policy: 'deck', gained: ['FRY', 'amy', 'bender', 'leela'], lost: [] },
+      { method, policy: 'tea', gained: ['FRY'], lost: [] },
+    ]);
+  });
+
   it('skips, saying why, when the bind password is not in the manifests; a directory error is the reason', async () => {
     const none = await reviewLdapAccess({ desired: { resources: [], collections: [] }, observed, changes: [groupChange] }, () => Promise.reject(new Error('not called')));
     expect(none.skipped).toEqual([{ method, reason: expect.stringContaining('bind password is not in the manifests') }]);

@@ -29,7 +29,7 @@ import { AdaptiveLimit } from '../../../client/adaptive-limit.js';
 import { forEachBounded } from '../../../client/each-bounded.js';
 import { ConnectionPool } from './connection-pool.js';
 import { dnsFromListing, listingIsLoginSearch } from './listed-dns.js';
-import { groupListing, groupsFromIndex, indexGroups, type GroupIndex } from './listed-groups.js';
+import { groupListing, indexGroups, type GroupIndex } from './listed-groups.js';
 import { listWithinLimit } from './split-listing.js';
 
 /** Where and how to connect: the config's url, TLS fields, timeouts and binddn/bindpass. */
@@ -54,7 +54,7 @@ const MAX_IN_FLIGHT = 64;
  * would fail to find its entry (several entries match it, say) maps to null. The enumeration
  * reads every page; a directory that stops it (a size limit) throws, never a shortened list.
  */
-export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<Map<string, string[] | null>> {
+export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<Map<string, readonly string[] | null>> {
   const timeouts = { connectMs: connection.connectMs, requestMs: connection.requestMs };
   // One pace for every read of the review, whichever identity it binds as.
   const limit = new AdaptiveLimit({ initial: 8, max: MAX_IN_FLIGHT });
@@ -157,18 +157,32 @@ async function resolveAll(
   users: ConnectionPool,
   groups: ConnectionPool,
   s: LoginDirectorySettings,
-): Promise<Map<string, string[] | null>> {
+): Promise<Map<string, readonly string[] | null>> {
   const searchAll: Shortcuts = { dns: new Map(), groups: undefined };
   const candidate: Shortcuts = { dns: listed ?? new Map(), groups: groupIndex };
   const probes = names.slice(0, PROBES);
   const agree = await Promise.all(probes.map(async (name) => sameResult(await tryResolve(name, candidate, users, groups, s), await tryResolve(name, searchAll, users, groups, s))));
   const shortcuts = agree.every(Boolean) ? candidate : searchAll;
-  const out = new Map<string, string[] | null>();
+  const out = new Map<string, readonly string[] | null>();
+  // The names the listings decide at once, without a promise each; the others read the directory.
+  const toRead: string[] = [];
+  for (const name of names) {
+    const listed = fromListings(name, shortcuts);
+    if (listed) out.set(name, listed);
+    else toRead.push(name);
+  }
   // The pools pace the reads; this only keeps the names being worked on few.
-  await forEachBounded(names, MAX_IN_FLIGHT, async (name) => {
+  await forEachBounded(toRead, MAX_IN_FLIGHT, async (name) => {
     out.set(name, await resolveOne(name, shortcuts, users, groups, s));
   });
   return out;
+}
+
+/** The name's groups when the listings decide both its DN and its groups. */
+function fromListings(name: string, shortcuts: Shortcuts): readonly string[] | undefined {
+  const userDn = shortcuts.dns.get(name);
+  const listed = userDn === undefined ? undefined : shortcuts.groups?.groupsOf(name, userDn);
+  return listed === 'search' ? undefined : listed;
 }
 
 /** Names resolved both ways before the shortcuts are trusted. */
@@ -187,14 +201,15 @@ async function listGroups(groups: ConnectionPool, s: LoginDirectorySettings): Pr
   const groupattr = s.groupattr || 'cn';
   const spec = { base: s.groupdn, scope: 'sub' as const, filter: listing.filter, attributes: [groupattr, ...listing.nameAttributes, ...listing.dnAttributes], deref: s.dereference_aliases };
   try {
-    return indexGroups(await listAll(groups, spec, groupattr, `groups under ${s.groupdn}`), listing);
+    const namesOf = (found: readonly LdapEntry[]) => groupNamesOf(found, groupattr, s.use_pre111_group_cn_behavior);
+    return indexGroups(await listAll(groups, spec, groupattr, `groups under ${s.groupdn}`), listing, namesOf);
   } catch {
     // Whatever stops the listing (no groupdn, a limit), each user's own search meets it as the login does.
     return undefined;
   }
 }
 
-type Resolved = { kind: 'groups'; groups: string[] | null } | { kind: 'failed'; error: unknown };
+type Resolved = { kind: 'groups'; groups: readonly string[] | null } | { kind: 'failed'; error: unknown };
 
 async function tryResolve(name: string, shortcuts: Shortcuts, users: ConnectionPool, groups: ConnectionPool, s: LoginDirectorySettings): Promise<Resolved> {
   try {
@@ -210,11 +225,11 @@ function sameResult(a: Resolved, b: Resolved): boolean {
 }
 
 /** The login's steps 4, the entry DN and 7 for one name; null where the login would fail. */
-async function resolveOne(name: string, shortcuts: Shortcuts, users: ConnectionPool, groups: ConnectionPool, s: LoginDirectorySettings): Promise<string[] | null> {
+async function resolveOne(name: string, shortcuts: Shortcuts, users: ConnectionPool, groups: ConnectionPool, s: LoginDirectorySettings): Promise<readonly string[] | null> {
   try {
     const userDn = shortcuts.dns.get(name) ?? (await users.use((c) => bindDnThenEntryDn(c.client, s, name)));
-    const listed = shortcuts.groups && groupsFromIndex(shortcuts.groups, name, userDn);
-    if (listed && listed !== 'search') return groupNamesOf(listed, s.groupattr || 'cn', s.use_pre111_group_cn_behavior);
+    const listed = shortcuts.groups?.groupsOf(name, userDn);
+    if (listed && listed !== 'search') return listed;
     return (await groups.use((c) => ldapGroupsOf(c.client, s, userDn, name), s.max_page_size > 0)).groups;
   } catch (err) {
     if (err instanceof LoginStepError) return null;

@@ -51,55 +51,96 @@ function equalityLeaves(f: Filter): Array<{ attribute: string; value: string }> 
   return undefined;
 }
 
+/** A value of a listed group: the group by its place in the listing. */
 interface Holder {
-  entry: LdapEntry;
+  place: number;
   value: string;
-}
-
-/** The listed groups by the keys of the values that can match a user. */
-export interface GroupIndex {
-  /** Each listed group's place in the listing. */
-  order: ReadonlyMap<LdapEntry, number>;
-  byName: ReadonlyMap<string, readonly Holder[]>;
-  byDn: ReadonlyMap<string, readonly Holder[]>;
 }
 
 /**
  * The index of the listed groups; undefined when a group shows none of the compared attributes
  * (it matched the listing by a value it does not show) or a DN value no key can be made for.
+ * `namesOf`: the login's group names of the groups it finds (groupNamesOf with the config's
+ * groupattr).
  */
-export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing): GroupIndex | undefined {
-  const byName = new Map<string, Holder[]>();
-  const byDn = new Map<string, Holder[]>();
-  const add = (map: Map<string, Holder[]>, key: string, holder: Holder) => (map.get(key) ?? map.set(key, []).get(key)!).push(holder);
-  for (const entry of entries) {
+export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing, namesOf: (groups: readonly LdapEntry[]) => string[]): GroupIndex | undefined {
+  const index = new GroupIndex(entries, namesOf);
+  for (const [place, entry] of entries.entries()) {
     let shown = 0;
     for (const value of valuesOf(entry, listing.nameAttributes)) {
       shown++;
-      add(byName, matchKey(value), { entry, value });
+      index.holdsName(place, value);
     }
     for (const value of valuesOf(entry, listing.dnAttributes)) {
       shown++;
-      const key = dnKey(value);
-      if (key === undefined) return undefined;
-      add(byDn, key, { entry, value });
+      if (!index.holdsDn(place, value)) return undefined;
     }
     if (shown === 0) return undefined;
   }
-  return { order: new Map(entries.map((e, i) => [e, i])), byName, byDn };
+  return index;
 }
 
-/** The groups a user's login finds, in listing order; 'search' when a value only equal by key leaves it open. */
-export function groupsFromIndex(index: GroupIndex, name: string, dn: string): LdapEntry[] | 'search' {
-  const key = dnKey(dn);
-  if (key === undefined) return 'search';
-  const exact = new Set<LdapEntry>();
-  const open = new Set<LdapEntry>();
-  for (const h of index.byName.get(matchKey(name)) ?? []) (h.value === name ? exact : open).add(h.entry);
-  for (const h of index.byDn.get(key) ?? []) (h.value === dn ? exact : open).add(h.entry);
-  for (const entry of open) if (!exact.has(entry)) return 'search';
-  // The user's few groups put in listing order, not the listing walked for each user.
-  return [...exact].sort((a, b) => index.order.get(a)! - index.order.get(b)!);
+/** The listed groups by the keys of the values that can match a user. */
+export class GroupIndex {
+  readonly #entries: readonly LdapEntry[];
+  readonly #byName = new Map<string, Holder[]>();
+  readonly #byDn = new Map<string, Holder[]>();
+  /** dnKey by DN, each computed once: a user's DN is mostly a member value keyed already. */
+  readonly #dnKeys = new Map<string, string | undefined>();
+  /** The names of a set of groups by their places: users in the same groups share one list. */
+  readonly #namesBySet = new Map<string, readonly string[]>();
+  readonly #namesOf: (groups: readonly LdapEntry[]) => string[];
+
+  constructor(entries: readonly LdapEntry[], namesOf: (groups: readonly LdapEntry[]) => string[]) {
+    this.#entries = entries;
+    this.#namesOf = namesOf;
+  }
+
+  /** The group at `place` holds `value` in an attribute compared to the user's name. */
+  holdsName(place: number, value: string): void {
+    add(this.#byName, matchKey(value), { place, value });
+  }
+
+  /** The group at `place` holds `value` in an attribute compared to the user's DN; false when it is no DN a key can be made for. */
+  holdsDn(place: number, value: string): boolean {
+    const key = this.#dnKey(value);
+    if (key === undefined) return false;
+    add(this.#byDn, key, { place, value });
+    return true;
+  }
+
+  /**
+   * The group names the login of `name` (entry `dn`) finds, from its groups in listing order;
+   * 'search' when a value only equal by key leaves it open. Users in the same groups share the
+   * list: not to be changed.
+   */
+  groupsOf(name: string, dn: string): readonly string[] | 'search' {
+    const key = this.#dnKey(dn);
+    if (key === undefined) return 'search';
+    const places: number[] = [];
+    const open: number[] = [];
+    for (const h of this.#byName.get(matchKey(name)) ?? []) (h.value === name ? places : open).push(h.place);
+    for (const h of this.#byDn.get(key) ?? []) (h.value === dn ? places : open).push(h.place);
+    if (open.some((p) => !places.includes(p))) return 'search';
+    // The user's few groups put in listing order, not the listing walked for each user.
+    places.sort((a, b) => a - b);
+    for (let i = places.length - 1; i > 0; i--) if (places[i] === places[i - 1]) places.splice(i, 1);
+    const set = places.join(',');
+    let names = this.#namesBySet.get(set);
+    if (!names) this.#namesBySet.set(set, (names = this.#namesOf(places.map((p) => this.#entries[p]!))));
+    return names;
+  }
+
+  #dnKey(dn: string): string | undefined {
+    if (this.#dnKeys.has(dn)) return this.#dnKeys.get(dn);
+    const key = dnKey(dn);
+    this.#dnKeys.set(dn, key);
+    return key;
+  }
+}
+
+function add(map: Map<string, Holder[]>, key: string, holder: Holder): void {
+  (map.get(key) ?? map.set(key, []).get(key)!).push(holder);
 }
 
 /** Values of the attributes, their subtypes included (an equality on `member` matches `member;x` too). */
@@ -116,12 +157,27 @@ function valuesOf(entry: LdapEntry, attributes: readonly string[]): string[] {
  * Undefined for what does not parse or holds a BER-encoded (`#...`) value.
  */
 export function dnKey(dn: string): string | undefined {
+  if (PLAIN_DN.test(dn) && dn.trim() !== '') return plainDnKey(dn);
   const rdns = parseDn(dn);
   if (!rdns) return undefined;
   const parts: string[] = [];
   for (const rdn of rdns) {
     if (rdn.some((a) => a.value.startsWith('#'))) return undefined;
     parts.push(rdn.map((a) => matchKey(a.value)).sort().join('+'));
+  }
+  return parts.join(',');
+}
+
+/** ASCII without escapes, multi-valued RDNs, `;` separators or `#` values: most DNs a listing holds. */
+const PLAIN_DN = /^[\u0020-\u0022\u0024-\u002a\u002c-\u003a\u003c-\u005b\u005d-\u007e]*$/;
+
+/** dnKey of a plain DN: each RDN's value is what follows its first `=`, up to the next `,`. */
+function plainDnKey(dn: string): string | undefined {
+  const parts: string[] = [];
+  for (const rdn of dn.split(',')) {
+    const equals = rdn.indexOf('=');
+    if (equals < 0 || rdn.slice(0, equals).trim() === '') return undefined;
+    parts.push(matchKey(rdn.slice(equals + 1)));
   }
   return parts.join(',');
 }

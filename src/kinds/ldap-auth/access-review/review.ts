@@ -10,14 +10,14 @@ import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { DesiredState } from '../../../core/resource.js';
 import type { AccessReviewInput, AccessReviewResult } from '../../kind.js';
 import { Secret } from '../../../core/secret.js';
-import { canonicalName, describeError, loginPolicies, type LoginDirectorySettings, type PolicySettings } from '../../../adapters/ldap/index.js';
+import { canonicalName, describeError, loginPolicies, type LocalUserMapping, type LoginDirectorySettings, type PolicySettings } from '../../../adapters/ldap/index.js';
 import { LDAP_RESOURCE_TYPES } from '../addresses.js';
 import { directoryUsers, type DirectoryConnectionSettings } from './directory.js';
 import { mappingsAfter, mappingsBefore, type MethodMappings } from './mappings.js';
 import { methodsToReview } from './triggers.js';
 
 /** Reads the directory users' ldap groups, per set of directory settings: a test may give its own. */
-export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings) => Promise<Map<string, string[] | null>>;
+export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings) => Promise<Map<string, readonly string[] | null>>;
 
 export async function reviewLdapAccess(input: AccessReviewInput, read: DirectoryReader = directoryUsers): Promise<AccessReviewResult> {
   const result: AccessReviewResult = { reviewed: [], accessChanges: [], skipped: [] };
@@ -51,8 +51,8 @@ async function reviewMethod(method: Address, before: MethodMappings, after: Meth
   }
   const connection = connectionOf(connectWith, wanted?.writeOnly ?? {});
   // Users and their groups once per distinct directory settings: a change of mappings alone reads once.
-  const read1 = new Map<string, Promise<Map<string, string[] | null>>>();
-  const usersOf = (config: JsonObject): Promise<Map<string, string[] | null>> => {
+  const read1 = new Map<string, Promise<Map<string, readonly string[] | null>>>();
+  const usersOf = (config: JsonObject): Promise<Map<string, readonly string[] | null>> => {
     const settings = directorySettingsOf(config, bindpass ?? '');
     const key = JSON.stringify(settings);
     let found = read1.get(key);
@@ -64,15 +64,36 @@ async function reviewMethod(method: Address, before: MethodMappings, after: Meth
 }
 
 /** Each directory user's policies at login under `mappings` (none when the method is absent or the login fails). */
-async function policiesOfUsers(mappings: MethodMappings, usersOf: (config: JsonObject) => Promise<Map<string, string[] | null>>): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+async function policiesOfUsers(mappings: MethodMappings, usersOf: (config: JsonObject) => Promise<Map<string, readonly string[] | null>>): Promise<Map<string, readonly string[]>> {
+  const out = new Map<string, readonly string[]>();
   if (!mappings.config) return out;
   const settings = policySettingsOf(mappings.config);
+  const groupPolicies = (group: string) => mappings.groups.get(group);
+  const grant = (name: string, ldapGroups: readonly string[], localUser: LocalUserMapping | undefined): readonly string[] | undefined => {
+    const granted = loginPolicies(settings, name, ldapGroups, localUser, groupPolicies);
+    // A login refused (root among its policies) gets nothing.
+    return 'policies' in granted ? granted.policies : undefined;
+  };
+  // The policies depend on the name only through its local user: users without one in the same
+  // LDAP groups (10,000 users share some 1,000 sets) get one list, computed once. Found by the
+  // list itself first: the directory gives users in the same listed groups one list.
+  const byGroups = new Map<string, readonly string[] | undefined>();
+  const byList = new Map<readonly string[], readonly string[] | undefined>();
   for (const [name, ldapGroups] of await usersOf(mappings.config)) {
     if (ldapGroups === null) continue;
-    const granted = loginPolicies(settings, name, ldapGroups, mappings.users.get(canonicalName(settings, name)), (g) => mappings.groups.get(g));
-    // A login refused (root among its policies) gets nothing.
-    if ('policies' in granted) out.set(name, granted.policies);
+    const localUser = mappings.users.get(canonicalName(settings, name));
+    let policies: readonly string[] | undefined;
+    if (localUser) {
+      policies = grant(name, ldapGroups, localUser);
+    } else if (byList.has(ldapGroups)) {
+      policies = byList.get(ldapGroups);
+    } else {
+      const key = JSON.stringify(ldapGroups);
+      policies = byGroups.has(key) ? byGroups.get(key) : grant(name, ldapGroups, undefined);
+      byGroups.set(key, policies);
+      byList.set(ldapGroups, policies);
+    }
+    if (policies) out.set(name, policies);
   }
   return out;
 }
@@ -81,15 +102,40 @@ async function policiesOfUsers(mappings: MethodMappings, usersOf: (config: JsonO
 export function accessChangesOf(method: Address, before: ReadonlyMap<string, readonly string[]>, after: ReadonlyMap<string, readonly string[]>): AccessChange[] {
   const byPolicy = new Map<string, { gained: string[]; lost: string[] }>();
   const entry = (policy: string) => byPolicy.get(policy) ?? byPolicy.set(policy, { gained: [], lost: [] }).get(policy)!;
-  for (const name of new Set([...before.keys(), ...after.keys()])) {
-    const had = new Set(before.get(name) ?? []);
-    const has = new Set(after.get(name) ?? []);
-    for (const p of has) if (!had.has(p)) entry(p).gained.push(name);
-    for (const p of had) if (!has.has(p)) entry(p).lost.push(name);
-  }
+  const differences = new Differences();
+  const compare = (name: string) => {
+    const { gained, lost } = differences.between(before.get(name), after.get(name));
+    for (const p of gained) entry(p).gained.push(name);
+    for (const p of lost) entry(p).lost.push(name);
+  };
+  for (const name of before.keys()) compare(name);
+  for (const name of after.keys()) if (!before.has(name)) compare(name);
   return [...byPolicy.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([policy, { gained, lost }]) => ({ method, policy, gained: gained.sort(), lost: lost.sort() }));
+}
+
+/** What one list of policies has that another has not, and the reverse. */
+interface Difference {
+  gained: readonly string[];
+  lost: readonly string[];
+}
+
+/** Differences between lists, each pair of lists compared once: users share their lists (policiesOfUsers). */
+class Differences {
+  readonly #known = new Map<readonly string[] | undefined, Map<readonly string[] | undefined, Difference>>();
+
+  between(had: readonly string[] | undefined, has: readonly string[] | undefined): Difference {
+    const fromHad = this.#known.get(had) ?? this.#known.set(had, new Map()).get(had)!;
+    let found = fromHad.get(has);
+    if (!found) {
+      const before = new Set(had);
+      const after = new Set(has);
+      found = { gained: [...after].filter((p) => !before.has(p)), lost: [...before].filter((p) => !after.has(p)) };
+      fromHad.set(has, found);
+    }
+    return found;
+  }
 }
 
 function directorySettingsOf(c: JsonObject, bindpass: string): LoginDirectorySettings {

@@ -66,7 +66,7 @@ async function loginOf(s: LoginDirectorySettings, name: string): Promise<string[
 }
 
 /** Each user's groups in one order: the directory answers them in no meaningful one, and a login's policies are a set. */
-function sorted(users: ReadonlyMap<string, string[] | null>): Map<string, string[] | null> {
+function sorted(users: ReadonlyMap<string, readonly string[] | null>): Map<string, string[] | null> {
   return new Map([...users].map(([name, groups]) => [name, groups && [...groups].sort()]));
 }
 
@@ -86,7 +86,7 @@ describe('directoryUsers agrees with the login, name by name', () => {
     expect(sorted(review)).toEqual(sorted(logins));
     // The collisions are there, and the login refuses them: the review did not decide them from the listing.
     if (userattr === 'uid') expect([review.get('strasse'), review.get('dave')]).toEqual([null, null]);
-    if (userattr === 'uid' && groupfilter === '') expect(review.get('solo')?.sort()).toEqual(['more', 'spelled']);
+    if (userattr === 'uid' && groupfilter === '') expect([...(review.get('solo') ?? [])].sort()).toEqual(['more', 'spelled']);
   });
 
   it('max_page_size: each user its own paged group search, one paged search a connection at a time (paula has 30 groups)', async () => {

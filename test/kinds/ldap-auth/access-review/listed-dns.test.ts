@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LdapEntry, LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
 import { dnsFromListing, listingIsLoginSearch, matchKey } from '../../../../src/kinds/ldap-auth/access-review/listed-dns.js';
@@ -83,5 +84,14 @@ describe('dnsFromListing', () => {
     expect(matchKey('Ärger')).toBe(matchKey('arger'));
     expect(matchKey(' +1 555-0100 ')).toBe(matchKey('15550100'));
     expect(matchKey('fry')).not.toBe(matchKey('fry2'));
+  });
+
+  it("matchKey's ASCII path gives the key of the full preparation", () => {
+    const full = (v: string) => v.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '');
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }), (v) => {
+        expect(matchKey(v)).toBe(full(v));
+      }),
+    );
   });
 });

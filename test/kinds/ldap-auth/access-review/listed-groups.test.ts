@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LdapEntry, LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
-import { dnKey, groupListing, groupsFromIndex, indexGroups } from '../../../../src/kinds/ldap-auth/access-review/listed-groups.js';
+import { parseDn } from '../../../../src/adapters/ldap/index.js';
+import { matchKey } from '../../../../src/kinds/ldap-auth/access-review/listed-dns.js';
+import { groupNamesOf, type LdapEntry, type LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
+import { dnKey, groupListing, indexGroups } from '../../../../src/kinds/ldap-auth/access-review/listed-groups.js';
 
 const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => ({
   binddn: 'cn=svc',
@@ -48,8 +51,9 @@ describe('groupListing: one listing stands for every user group search only when
 const group = (cn: string, attributes: Record<string, string[]>): LdapEntry => ({ dn: `cn=${cn},ou=groups,dc=x`, attributes: { cn: [cn], ...attributes } });
 const listing = groupListing(settings())!;
 const fry = 'uid=fry,ou=people,dc=x';
+const namesOf = (found: readonly LdapEntry[]) => groupNamesOf(found, 'cn', false);
 
-describe('groupsFromIndex', () => {
+describe('GroupIndex', () => {
   it('a value byte for byte the name or DN matches; none is no group; one equal only by key is searched for', () => {
     const index = indexGroups(
       [
@@ -59,21 +63,39 @@ describe('groupsFromIndex', () => {
         group('other', { uniqueMember: ['uid=bender,ou=people,dc=x'] }),
       ],
       listing,
+      namesOf,
     )!;
-    expect((groupsFromIndex(index, 'fry', fry) as LdapEntry[]).map((e) => e.attributes['cn']![0])).toEqual(['crew', 'ops']);
-    expect(groupsFromIndex(index, 'zoidberg', 'uid=zoidberg,ou=people,dc=x')).toEqual([]);
-    expect(groupsFromIndex(index, 'leela', 'uid=leela,ou=people,dc=x')).toBe('search');
+    expect(index.groupsOf('fry', fry)).toEqual(['crew', 'ops']);
+    expect(index.groupsOf('zoidberg', 'uid=zoidberg,ou=people,dc=x')).toEqual([]);
+    expect(index.groupsOf('leela', 'uid=leela,ou=people,dc=x')).toBe('search');
+  });
+
+  it('names the groups in listing order, once per set of groups: users in the same groups share the list', () => {
+    const seen: string[][] = [];
+    const counting = (found: readonly LdapEntry[]) => {
+      seen.push(found.map((e) => e.dn));
+      return namesOf(found);
+    };
+    const index = indexGroups([group('b', { memberUid: ['fry', 'leela'] }), group('a', { memberUid: ['fry', 'leela', 'amy'] })], listing, counting)!;
+    const forFry = index.groupsOf('fry', fry);
+    expect(forFry).toEqual(['b', 'a']);
+    expect(index.groupsOf('leela', 'uid=leela,ou=people,dc=x')).toBe(forFry);
+    expect(index.groupsOf('amy', 'uid=amy,ou=people,dc=x')).toEqual(['a']);
+    expect(seen).toEqual([
+      ['cn=b,ou=groups,dc=x', 'cn=a,ou=groups,dc=x'],
+      ['cn=a,ou=groups,dc=x'],
+    ]);
   });
 
   it('an entry matched exactly by one value and loosely by another is a match', () => {
-    const index = indexGroups([group('crew', { member: [fry, 'UID=FRY,ou=people,dc=x'] })], listing)!;
-    expect(groupsFromIndex(index, 'fry', fry)).toHaveLength(1);
+    const index = indexGroups([group('crew', { member: [fry, 'UID=FRY,ou=people,dc=x'] })], listing, namesOf)!;
+    expect(index.groupsOf('fry', fry)).toEqual(['crew']);
   });
 
   it('no index when a group shows none of the compared attributes, or a DN value cannot be keyed', () => {
-    expect(indexGroups([group('hidden', {})], listing)).toBeUndefined();
-    expect(indexGroups([group('ber', { member: ['cn=#04024869,dc=x'] })], listing)).toBeUndefined();
-    expect(indexGroups([group('bad', { member: ['not a dn'] })], listing)).toBeUndefined();
+    expect(indexGroups([group('hidden', {})], listing, namesOf)).toBeUndefined();
+    expect(indexGroups([group('ber', { member: ['cn=#04024869,dc=x'] })], listing, namesOf)).toBeUndefined();
+    expect(indexGroups([group('bad', { member: ['not a dn'] })], listing, namesOf)).toBeUndefined();
   });
 
   it('dnKey: case, spaces, escapes and multi-valued RDN order fold; attribute types are left out', () => {
@@ -82,5 +104,21 @@ describe('groupsFromIndex', () => {
     expect(dnKey('cn=a+sn=b,dc=x')).toBe(dnKey('sn=b+cn=a,dc=x'));
     expect(dnKey('0.9.2342.19200300.100.1.1=fry,dc=x')).toBe(dnKey('uid=fry,dc=x'));
     expect(dnKey('uid=fry,dc=x')).not.toBe(dnKey('uid=fry,dc=y'));
+  });
+
+  it("dnKey's path for plain ASCII DNs gives the key parsing gives", () => {
+    const parsed = (dn: string) => {
+      const rdns = parseDn(dn);
+      if (!rdns || rdns.some((rdn) => rdn.some((a) => a.value.startsWith('#')))) return undefined;
+      return rdns.map((rdn) => rdn.map((a) => matchKey(a.value)).sort().join('+')).join(',');
+    };
+    const piece = fc.constantFrom('uid', 'cn', ' ', '=', ',', 'Fry', 'a-b', '0.9.2342', '"', '*', '', 'OU', 'x y');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const dn = pieces.join('');
+        expect(dnKey(dn)).toBe(parsed(dn));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
