@@ -471,7 +471,7 @@ class HttpClient implements HttpClusterClient {
 
 /** A path as shown in messages: as the caller wrote it, segments joined with "/", unencoded. */
 function shownPath(path: RequestPath): string {
-  return typeof path === 'string' ? path : path.segments.join('/');
+  return typeof path === 'string' ? path : (path.path ?? path.segments.join('/'));
 }
 
 /** `404 Not Found`: the reason phrase from Node's table, loaded only when a message needs one. */

@@ -21,7 +21,8 @@ export interface ApiResponse {
  * they are. Each segment is checked and percent-encoded exactly once by the client: a "?" or "#"
  * in a name is part of the name, never the start of a query.
  */
-export type RequestPath = string | { readonly segments: readonly string[] };
+/** A path as text, or as segments (an Address: its `path`, the segments joined, is kept once made). */
+export type RequestPath = string | { readonly segments: readonly string[]; readonly path?: string };
 
 export interface RequestOptions {
   /** JSON body; Secret values inside are revealed only when serialising. */
