@@ -19,15 +19,16 @@ export function mappingsBefore(method: Address, observed: Readonly<Record<string
   const config = observed[method.child('config').toString()];
   const groups = new Map<string, readonly string[]>();
   const users = new Map<string, LocalUserMapping>();
-  const groupsAt = method.child('groups');
-  const usersAt = method.child('users');
-  for (const [key, value] of Object.entries(observed)) {
+  // Observed keys are Address texts, and no segment holds "/": a member of a collection is its
+  // text, "/", then a name without "/" (no address parsed for each of the plan's objects).
+  const groupsAt = `${method.child('groups').toString()}/`;
+  const usersAt = `${method.child('users').toString()}/`;
+  for (const key of Object.keys(observed)) {
+    const value = observed[key];
     if (!isObject(value)) continue;
-    const address = Address.parse(key);
-    if (!address) continue;
-    const group = memberName(address, groupsAt);
+    const group = memberOf(key, groupsAt);
     if (group !== undefined) groups.set(group, texts(value['policies']));
-    const user = memberName(address, usersAt);
+    const user = memberOf(key, usersAt);
     if (user !== undefined) users.set(user, { policies: texts(value['policies']), groups: texts(value['groups']) });
   }
   return { config: isObject(config) ? config : undefined, groups, users };
@@ -60,6 +61,11 @@ export function mappingsAfter(method: Address, before: MethodMappings, changes: 
     }
   }
   return { config, groups, users };
+}
+
+/** `name` when the address text `key` is `<collection>/<name>` (`prefix`: the collection's text and "/"). */
+function memberOf(key: string, prefix: string): string | undefined {
+  return key.startsWith(prefix) && key.length > prefix.length && !key.includes('/', prefix.length) ? key.slice(prefix.length) : undefined;
 }
 
 /** `name` when `address` is `<collection>/<name>`. */
