@@ -19,7 +19,6 @@ export function segmentProblem(name: string): string | undefined {
   // Nearly every name is plain: one test, then only the two names made of dots stay to refuse.
   if (PLAIN_SEGMENT.test(name)) return name === '.' || name === '..' ? RELATIVE : undefined;
   if (name === '') return 'must not be empty';
-  if (name === '.' || name === '..') return RELATIVE;
   if (name.includes('/')) return 'must not contain "/" (it would address another object)';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';

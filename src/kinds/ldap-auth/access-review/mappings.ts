@@ -1,4 +1,4 @@
-import { Address } from '../../../core/address.js';
+import type { Address } from '../../../core/address.js';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { Change } from '../../../core/plan.js';
 import type { LocalUserMapping } from '../../../adapters/ldap/index.js';
@@ -19,10 +19,8 @@ export function mappingsBefore(method: Address, observed: Readonly<Record<string
   const config = observed[method.child('config').toString()];
   const groups = new Map<string, readonly string[]>();
   const users = new Map<string, LocalUserMapping>();
-  // Observed keys are Address texts, and no segment holds "/": a member of a collection is its
-  // text, "/", then a name without "/" (no address parsed for each of the plan's objects).
-  const groupsAt = `${method.child('groups').toString()}/`;
-  const usersAt = `${method.child('users').toString()}/`;
+  // Observed keys are Address texts (no address parsed for each of the plan's objects).
+  const { groupsAt, usersAt } = memberPrefixes(method);
   for (const key of Object.keys(observed)) {
     const value = observed[key];
     if (!isObject(value)) continue;
@@ -40,21 +38,20 @@ export function mappingsAfter(method: Address, before: MethodMappings, changes: 
   const groups = new Map(before.groups);
   const users = new Map(before.users);
   const configAt = method.child('config');
-  const groupsAt = method.child('groups');
-  const usersAt = method.child('users');
+  const { groupsAt, usersAt } = memberPrefixes(method);
   for (const c of changes) {
     const after = c.action === 'delete' ? undefined : (c.after ?? undefined);
     if (c.address.equals(configAt)) {
       config = after ?? undefined;
       continue;
     }
-    const group = memberName(c.address, groupsAt);
+    const group = memberOf(c.address.toString(), groupsAt);
     if (group !== undefined) {
       if (after) groups.set(group, texts(after['policies']));
       else groups.delete(group);
       continue;
     }
-    const user = memberName(c.address, usersAt);
+    const user = memberOf(c.address.toString(), usersAt);
     if (user !== undefined) {
       if (after) users.set(user, { policies: texts(after['policies']), groups: texts(after['groups']) });
       else users.delete(user);
@@ -63,14 +60,17 @@ export function mappingsAfter(method: Address, before: MethodMappings, changes: 
   return { config, groups, users };
 }
 
-/** `name` when the address text `key` is `<collection>/<name>` (`prefix`: the collection's text and "/"). */
-function memberOf(key: string, prefix: string): string | undefined {
-  return key.startsWith(prefix) && key.length > prefix.length && !key.includes('/', prefix.length) ? key.slice(prefix.length) : undefined;
+/** The texts a member of the method's groups and users starts with: the collection's address text and "/". */
+function memberPrefixes(method: Address): { groupsAt: string; usersAt: string } {
+  return { groupsAt: `${method.child('groups').toString()}/`, usersAt: `${method.child('users').toString()}/` };
 }
 
-/** `name` when `address` is `<collection>/<name>`. */
-function memberName(address: Address, collection: Address): string | undefined {
-  return address.segments.length === collection.segments.length + 1 && address.isWithin(collection) ? address.segments.at(-1) : undefined;
+/**
+ * `name` when the address text `key` is `<collection>/<name>` (`prefix`: the collection's text
+ * and "/"): no segment holds "/", so the name is what follows, if it has none.
+ */
+function memberOf(key: string, prefix: string): string | undefined {
+  return key.startsWith(prefix) && key.length > prefix.length && !key.includes('/', prefix.length) ? key.slice(prefix.length) : undefined;
 }
 
 function isObject(v: JsonValue | null | undefined): v is JsonObject {

@@ -40,14 +40,12 @@ export const LOGIN_DECIDING_FIELDS: ReadonlySet<string> = new Set([
  */
 export function methodsToReview(changes: readonly Change[]): Address[] {
   const methods = new Map<string, Address>();
-  // The method `up` segments above: keyed by its text (no segment holds "/"), made an Address
-  // once per method, not once per change (an apply of 10,000 users changes 10,000).
+  // Keyed by the method's text, made an Address once per method, not once per change (an
+  // apply of 10,000 users changes 10,000).
   const add = (a: Address, up: number): void => {
-    const path = a.path;
-    let cut = path.length;
-    for (let i = 0; i < up; i++) cut = path.lastIndexOf('/', cut - 1);
-    const key = `${a.cluster}:${cut > 0 ? path.slice(0, cut) : ''}`;
-    if (!methods.has(key)) methods.set(key, new Address(a.cluster, a.segments.slice(0, -up)));
+    const segments = a.segments.slice(0, -up);
+    const key = `${a.cluster}:${segments.join('/')}`;
+    if (!methods.has(key)) methods.set(key, new Address(a.cluster, segments));
   };
   for (const c of changes) {
     switch (c.resourceType) {
