@@ -9,28 +9,13 @@ import { accessChangesOf, reviewLdapAccess } from '../../../src/kinds/ldap-auth/
 import { LOGIN_DECIDING_FIELDS, methodsToReview } from '../../../src/kinds/ldap-auth/access-review/triggers.js';
 import { ldapConfigDefaults } from '../../../src/kinds/ldap-auth/normalise.js';
 import { change } from '../../core/builders.js';
+import { loginSettings } from './access-review/login-settings.support.js';
 
 const method = new Address('east', 'auth/ldap');
 const at = (path: string) => new Address('east', `auth/ldap/${path}`);
 
-const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => ({
-  binddn: 'cn=svc',
-  bindpass: 'pw',
-  discoverdn: false,
-  userdn: 'ou=people,dc=x',
-  userattr: 'uid',
-  userfilter: '({{.UserAttr}}={{.Username}})',
-  upndomain: '',
-  groupdn: 'ou=groups,dc=x',
-  groupfilter: '',
-  groupattr: 'cn',
-  use_token_groups: false,
-  use_pre111_group_cn_behavior: false,
-  anonymous_group_search: false,
-  dereference_aliases: 'never',
-  max_page_size: 0,
-  ...s,
-});
+// The login's default user filter, as the service's config gives it.
+const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => loginSettings({ userfilter: '({{.UserAttr}}={{.Username}})', ...s });
 
 describe('which changes are reviewed (builtin/credential/ldap/backend.go Login: what decides the policies)', () => {
   it('groups and users always; the config only for a field the login reads to find users, groups or policies', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectFirst, ldapGroupsOf, LoginStepError, userBindDn, userEntryDn, type LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
 import { directoryUsers, type DirectoryConnectionSettings } from '../../../../src/kinds/ldap-auth/access-review/directory.js';
 import { ldapEntriesFor, ldapSettingsFor, startSlapd, type Slapd } from '../../../support/slapd.js';
+import { loginSettings } from './login-settings.support.js';
 
 /**
  * The review's directory read (a pool of connections, the user's DN from the listing where it
@@ -45,7 +46,7 @@ const connection = (): DirectoryConnectionSettings => ({ url: slapd.url, tls: { 
 
 function settings(s: Partial<LoginDirectorySettings>): LoginDirectorySettings {
   const f = ldapSettingsFor(slapd);
-  return { binddn: f.binddn, bindpass: f.bindpass, discoverdn: false, userdn: f.userdn, userattr: 'uid', userfilter: '', upndomain: '', groupdn: f.groupdn, groupfilter: '', groupattr: 'cn', use_token_groups: false, use_pre111_group_cn_behavior: false, anonymous_group_search: false, dereference_aliases: 'never', max_page_size: 0, ...s };
+  return loginSettings({ binddn: f.binddn, bindpass: f.bindpass, userdn: f.userdn, groupdn: f.groupdn, ...s });
 }
 
 /** What one login of `name` finds: its groups, or null where the login fails to find the user. */

@@ -1,26 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LdapEntry, LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
+import type { LdapEntry } from '../../../../src/adapters/ldap/index.js';
 import { dnsFromListing, listingIsLoginSearch, matchKey } from '../../../../src/kinds/ldap-auth/access-review/listed-dns.js';
+import { loginSettings } from './login-settings.support.js';
 
-const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => ({
-  binddn: 'cn=svc',
-  bindpass: 'pw',
-  discoverdn: false,
-  userdn: 'ou=people,dc=x',
-  userattr: 'uid',
-  userfilter: '',
-  upndomain: '',
-  groupdn: 'ou=groups,dc=x',
-  groupfilter: '',
-  groupattr: 'cn',
-  use_token_groups: false,
-  use_pre111_group_cn_behavior: false,
-  anonymous_group_search: false,
-  dereference_aliases: 'never',
-  max_page_size: 0,
-  ...s,
-});
+const settings = loginSettings;
 
 const entry = (dn: string, attributes: Record<string, string[]>): LdapEntry => ({ dn, attributes });
 

@@ -2,27 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDn } from '../../../../src/adapters/ldap/index.js';
 import { matchKey } from '../../../../src/kinds/ldap-auth/access-review/listed-dns.js';
-import { groupNamesOf, type LdapEntry, type LoginDirectorySettings } from '../../../../src/adapters/ldap/index.js';
+import { groupNamesOf, type LdapEntry } from '../../../../src/adapters/ldap/index.js';
 import { dnKey, groupListing, indexGroups } from '../../../../src/kinds/ldap-auth/access-review/listed-groups.js';
+import { loginSettings } from './login-settings.support.js';
 
-const settings = (s: Partial<LoginDirectorySettings> = {}): LoginDirectorySettings => ({
-  binddn: 'cn=svc',
-  bindpass: 'pw',
-  discoverdn: false,
-  userdn: 'ou=people,dc=x',
-  userattr: 'uid',
-  userfilter: '',
-  upndomain: '',
-  groupdn: 'ou=groups,dc=x',
-  groupfilter: '',
-  groupattr: 'cn',
-  use_token_groups: false,
-  use_pre111_group_cn_behavior: false,
-  anonymous_group_search: false,
-  dereference_aliases: 'never',
-  max_page_size: 0,
-  ...s,
-});
+const settings = loginSettings;
 
 describe('groupListing: one listing stands for every user group search only when exact', () => {
   it('the default filter: its three attributes, each present', () => {
