@@ -8,7 +8,8 @@
 //   node test/bench/one-row.mjs plan 1000 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out
 // and BENCH_NODE_ARGS gives node flags, e.g.
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node test/bench/one-row.mjs apply 10000
-// BENCH_CLI=PATH runs another build's dist/cli.js (an A/B against a copy of the tree before).
+// BENCH_CLI=PATH runs another build's dist/cli.js (an A/B against a copy of the tree before);
+// BENCH_SHOW_STDERR=1 shows the CLI's stderr (its --verbose lines, a probe's or a trace's output).
 // Prints the CLI's exit code, wall and CPU time and peak memory, as measure-cli.mjs reports them.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -70,8 +71,10 @@ try {
     'pool-apply': () => pool('POST'),
   }[command];
   const measured = await run([...wrapper, ...(await argv())]);
-  // valgrind's own summary goes to stderr: shown, as is the CLI's on failure.
-  process.stderr.write(measured.stderr.split('\n').filter((l) => l.startsWith('==') || measured.code !== 0).join('\n') + '\n');
+  // valgrind's own summary goes to stderr: shown, as is the CLI's on failure, and all of it with
+  // BENCH_SHOW_STDERR=1 (what a --import'ed probe or a temporary trace writes there).
+  const shown = (l) => l.startsWith('==') || measured.code !== 0 || process.env.BENCH_SHOW_STDERR === '1';
+  process.stderr.write(measured.stderr.split('\n').filter(shown).join('\n') + '\n');
   const r = measured.report;
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const rss = r?.maxRssKb === undefined ? '' : `, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB`;
