@@ -1,4 +1,4 @@
-import { Address, AddressMap } from '../core/address.js';
+import { Address } from '../core/address.js';
 import { sameFieldValue } from '../core/field-comparison.js';
 import { copyJson } from '../core/json.js';
 import type { Change, Unmanaged } from '../core/plan.js';
@@ -20,40 +20,99 @@ export interface DiffResult {
  * dependencies is order/'s job).
  */
 export function diffResources(desired: DesiredState, live: LiveState, opts: DiffOptions): DiffResult {
-  const liveByAddress = new AddressMap<LiveResource>();
-  for (const r of live.resources) liveByAddress.set(r.address, r);
-  const desiredByAddress = new AddressMap<DesiredResource>();
-  for (const r of desired.resources) desiredByAddress.set(r.address, r);
+  return new LiveDiff(desired, opts).finish(live);
+}
 
-  const changes: Change[] = [];
-  for (const want of desired.resources) {
-    const have = liveByAddress.get(want.address);
-    const change = have ? updateOf(want, have, opts) : createOf(want);
-    if (change) changes.push(change);
+/**
+ * diffResources, fed the live objects one by one as they are read (the engine compares each
+ * while the other reads are in flight: engine/idle-work.ts), then finished with the whole live
+ * state. The result is diffResources's whatever was fed, in whatever order: objects never fed
+ * are compared at the end, and an address met twice (which no read makes) has the whole live
+ * state compared again, in its order, as diffResources always did.
+ */
+export class LiveDiff {
+  readonly #desired: DesiredState;
+  readonly #opts: DiffOptions;
+  /** Desired objects by address text (the last one of an address, as an AddressMap keeps). */
+  readonly #wanted = new Map<string, DesiredResource>();
+  #indexed = 0;
+  /** Each live object fed, by address text, with its comparison against #wanted's. */
+  #compared = new Map<string, { have: LiveResource; change: Change | undefined }>();
+  /** The live objects directly below each address (text), for the collections' unmanaged objects. */
+  #byParent = new Map<string, LiveResource[]>();
+  #fed = new Set<LiveResource>();
+  #addressMetTwice = false;
+
+  constructor(desired: DesiredState, opts: DiffOptions) {
+    this.#desired = desired;
+    this.#opts = opts;
   }
 
-  const unmanaged: Unmanaged[] = [];
-  // Each collection looks only at the objects directly below it: one pass over the live objects
-  // for all collections (looking through every live object per collection grew as their product).
-  const byParent = new Map<string, LiveResource[]>();
-  for (const have of live.resources) {
-    const key = parentKey(have.address);
-    if (key === undefined) continue;
-    const siblings = byParent.get(key);
+  /** Indexes up to `count` more desired objects; false once all are. (Lets the index be built in slices too.) */
+  indexSome(count: number): boolean {
+    const resources = this.#desired.resources;
+    const end = Math.min(resources.length, this.#indexed + count);
+    for (let i = this.#indexed; i < end; i++) this.#wanted.set(resources[i]!.address.toString(), resources[i]!);
+    this.#indexed = end;
+    return end < resources.length;
+  }
+
+  /** Compares one live object with its desired counterpart, now. */
+  feed(have: LiveResource): void {
+    // The same object told twice is compared once.
+    if (this.#fed.has(have)) return;
+    this.indexSome(Infinity);
+    const key = have.address.toString();
+    const earlier = this.#compared.get(key);
+    if (earlier !== undefined && earlier.have !== have) this.#addressMetTwice = true;
+    this.#fed.add(have);
+    const want = this.#wanted.get(key);
+    this.#compared.set(key, { have, change: want ? updateOf(want, have, this.#opts) : undefined });
+    const parent = parentKey(have.address);
+    if (parent === undefined) return;
+    const siblings = this.#byParent.get(parent);
     if (siblings) siblings.push(have);
-    else byParent.set(key, [have]);
-  }
-  for (const collection of desired.collections) {
-    for (const have of byParent.get(collection.address.toString()) ?? []) {
-      if (have.resourceType !== collection.memberType || desiredByAddress.has(have.address)) continue;
-      if (collection.prune) changes.push(deleteOf(have, collection.deleteLoses));
-      else unmanaged.push({ address: have.address, resourceType: have.resourceType });
-    }
+    else this.#byParent.set(parent, [have]);
   }
 
-  changes.sort((a, b) => Address.compare(a.address, b.address));
-  unmanaged.sort((a, b) => Address.compare(a.address, b.address));
-  return { changes, unmanaged };
+  /** The changes and unmanaged objects, given every live object read. */
+  finish(live: LiveState): DiffResult {
+    for (const have of live.resources) if (!this.#fed.has(have)) this.feed(have);
+    if (this.#addressMetTwice) this.#again(live);
+    this.indexSome(Infinity);
+
+    const changes: Change[] = [];
+    for (const want of this.#desired.resources) {
+      const key = want.address.toString();
+      const compared = this.#compared.get(key);
+      // An address declared twice (validation refuses it) is compared for each of its declarations.
+      const change = compared === undefined ? createOf(want) : this.#wanted.get(key) === want ? compared.change : updateOf(want, compared.have, this.#opts);
+      if (change) changes.push(change);
+    }
+
+    const unmanaged: Unmanaged[] = [];
+    // Each collection looks only at the objects directly below it (looking through every live
+    // object per collection grew as their product).
+    for (const collection of this.#desired.collections) {
+      for (const have of this.#byParent.get(collection.address.toString()) ?? []) {
+        if (have.resourceType !== collection.memberType || this.#wanted.has(have.address.toString())) continue;
+        if (collection.prune) changes.push(deleteOf(have, collection.deleteLoses));
+        else unmanaged.push({ address: have.address, resourceType: have.resourceType });
+      }
+    }
+
+    changes.sort((a, b) => Address.compare(a.address, b.address));
+    unmanaged.sort((a, b) => Address.compare(a.address, b.address));
+    return { changes, unmanaged };
+  }
+
+  /** Everything compared again from the live state, in its order: the last object of an address counts. */
+  #again(live: LiveState): void {
+    this.#compared = new Map();
+    this.#byParent = new Map();
+    this.#fed = new Set();
+    for (const have of live.resources) this.feed(have);
+  }
 }
 
 /** The text of the address right above `a` (as Address.toString() writes it); none for a top-level one. */
