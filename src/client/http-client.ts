@@ -11,7 +11,7 @@ import { proxyFor, type ProxySettings } from './proxy.js';
 import { BAD_RESPONSE_CODE, createTransport, INVALID_REQUEST_CODE, TIMEOUT_CODE, type RawResponse, type Transport } from './transport.js';
 import { DEADLINE_CODE, formatMs, type RunDeadline } from './deadline.js';
 import { codedError } from './errors.js';
-import { encodeSegment, segmentProblem } from '../core/path-segment.js';
+import { encodeSegment, isPlainSegment, segmentProblem } from '../core/path-segment.js';
 import type { ApiResponse, ClusterClient, ExchangeReport, HttpMethod, RequestOptions, RequestPath } from './types.js';
 
 export interface ClientOptions {
@@ -441,6 +441,10 @@ class HttpClient implements HttpClusterClient {
     const segments = typeof path === 'string' ? path.split('/') : path.segments;
     let out = this.#basePath;
     for (const segment of segments) {
+      if (isPlainSegment(segment)) {
+        out += `/${segment}`;
+        continue;
+      }
       const problem = segmentProblem(segment);
       if (problem !== undefined) {
         const shown = shownPath(path);

@@ -28,6 +28,11 @@ export function segmentProblem(name: string): string | undefined {
 
 /** Unreserved characters only (RFC 3986): no slash, no control character, nothing to encode. */
 const PLAIN_SEGMENT = /^[A-Za-z0-9_.~-]+$/;
+
+/** A name that is addressable and its own encoding (nearly every name): one test, no copy. */
+export function isPlainSegment(name: string): boolean {
+  return PLAIN_SEGMENT.test(name) && name !== '.' && name !== '..';
+}
 const RELATIVE = 'cannot be addressed (the service resolves it as a relative path)';
 
 /**
