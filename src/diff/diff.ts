@@ -1,8 +1,8 @@
-import { Address, AddressMap } from '../core/address.js';
+import { Address } from '../core/address.js';
 import { sameFieldValue } from '../core/field-comparison.js';
 import { copyJson } from '../core/json.js';
 import type { Change, Unmanaged } from '../core/plan.js';
-import type { DesiredResource, DesiredState, LiveResource, LiveState } from '../core/resource.js';
+import type { DesiredResource, DesiredState, LiveResource, LiveState, ManagedCollection } from '../core/resource.js';
 
 export interface DiffOptions {
   /** `apply --sync-secrets`: re-send write-only fields of objects that otherwise match. */
@@ -20,19 +20,32 @@ export interface DiffResult {
  * dependencies is order/'s job).
  */
 export function diffResources(desired: DesiredState, live: LiveState, opts: DiffOptions): DiffResult {
-  const liveByAddress = new AddressMap<LiveResource>();
-  for (const r of live.resources) liveByAddress.set(r.address, r);
-  const desiredByAddress = new AddressMap<DesiredResource>();
-  for (const r of desired.resources) desiredByAddress.set(r.address, r);
+  // By address text: an AddressMap would wrap each of thousands of entries once more.
+  const liveByAddress = new Map<string, LiveResource>();
+  for (const r of live.resources) liveByAddress.set(r.address.toString(), r);
 
   const changes: Change[] = [];
   for (const want of desired.resources) {
-    const have = liveByAddress.get(want.address);
+    const have = liveByAddress.get(want.address.toString());
     const change = have ? updateOf(want, have, opts) : createOf(want);
     if (change) changes.push(change);
   }
 
   const unmanaged: Unmanaged[] = [];
+  for (const { have, collection } of undeclaredMembers(desired, live)) {
+    if (collection.prune) changes.push(deleteOf(have, collection.deleteLoses));
+    else unmanaged.push({ address: have.address, resourceType: have.resourceType });
+  }
+
+  changes.sort((a, b) => Address.compare(a.address, b.address));
+  unmanaged.sort((a, b) => Address.compare(a.address, b.address));
+  return { changes, unmanaged };
+}
+
+/** The live objects directly in a managed collection, of its member type, that no desired object is. */
+function undeclaredMembers(desired: DesiredState, live: LiveState): Array<{ have: LiveResource; collection: ManagedCollection }> {
+  // Nothing read (an apply that creates everything) or no collection managed: none to look for.
+  if (live.resources.length === 0 || desired.collections.length === 0) return [];
   // Each collection looks only at the objects directly below it: one pass over the live objects
   // for all collections (looking through every live object per collection grew as their product).
   const byParent = new Map<string, LiveResource[]>();
@@ -43,17 +56,16 @@ export function diffResources(desired: DesiredState, live: LiveState, opts: Diff
     if (siblings) siblings.push(have);
     else byParent.set(key, [have]);
   }
+  let declared: Set<string> | undefined;
+  const found: Array<{ have: LiveResource; collection: ManagedCollection }> = [];
   for (const collection of desired.collections) {
     for (const have of byParent.get(collection.address.toString()) ?? []) {
-      if (have.resourceType !== collection.memberType || desiredByAddress.has(have.address)) continue;
-      if (collection.prune) changes.push(deleteOf(have, collection.deleteLoses));
-      else unmanaged.push({ address: have.address, resourceType: have.resourceType });
+      declared ??= new Set(desired.resources.map((r) => r.address.toString()));
+      if (have.resourceType !== collection.memberType || declared.has(have.address.toString())) continue;
+      found.push({ have, collection });
     }
   }
-
-  changes.sort((a, b) => Address.compare(a.address, b.address));
-  unmanaged.sort((a, b) => Address.compare(a.address, b.address));
-  return { changes, unmanaged };
+  return found;
 }
 
 /** The text of the address right above `a` (as Address.toString() writes it); none for a top-level one. */
