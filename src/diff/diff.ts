@@ -28,17 +28,18 @@ export function diffResources(desired: DesiredState, live: LiveState, opts: Diff
  * while the other reads are in flight: engine/idle-work.ts), then finished with the whole live
  * state. The result is diffResources's whatever was fed, in whatever order: objects never fed
  * are compared at the end, and an address met twice (which no read makes) has the whole live
- * state compared again, in its order, as diffResources always did.
+ * state compared again, in its order, as diffResources always did. Nothing fed (an apply that
+ * creates everything reads next to nothing), the desired objects are never indexed.
  */
 export class LiveDiff {
   readonly #desired: DesiredState;
   readonly #opts: DiffOptions;
-  /** Desired objects by address text (the last one of an address, as an AddressMap keeps). */
+  /** Desired objects by address text (the last one of an address, as an AddressMap keeps), once something is fed. */
   readonly #wanted = new Map<string, DesiredResource>();
   #indexed = 0;
   /** Each live object fed, by address text, with its comparison against #wanted's. */
   #compared = new Map<string, { have: LiveResource; change: Change | undefined }>();
-  /** The live objects directly below each address (text), for the collections' unmanaged objects. */
+  /** The live objects fed directly below each address (text), for the collections' unmanaged objects. */
   #byParent = new Map<string, LiveResource[]>();
   #fed = new Set<LiveResource>();
   #addressMetTwice = false;
@@ -77,9 +78,9 @@ export class LiveDiff {
 
   /** The changes and unmanaged objects, given every live object read. */
   finish(live: LiveState): DiffResult {
+    if (this.#fed.size === 0) return this.#allAtOnce(live);
     for (const have of live.resources) if (!this.#fed.has(have)) this.feed(have);
     if (this.#addressMetTwice) this.#again(live);
-    this.indexSome(Infinity);
 
     const changes: Change[] = [];
     for (const want of this.#desired.resources) {
@@ -89,18 +90,39 @@ export class LiveDiff {
       const change = compared === undefined ? createOf(want) : this.#wanted.get(key) === want ? compared.change : updateOf(want, compared.have, this.#opts);
       if (change) changes.push(change);
     }
+    return this.#withUndeclared(changes, this.#byParent, (key) => this.#wanted.has(key));
+  }
 
+  /** Nothing was fed: each desired object looks its live one up (no index of the desired ones). */
+  #allAtOnce(live: LiveState): DiffResult {
+    const liveByAddress = new Map<string, LiveResource>();
+    for (const r of live.resources) liveByAddress.set(r.address.toString(), r);
+    const changes: Change[] = [];
+    for (const want of this.#desired.resources) {
+      const have = liveByAddress.get(want.address.toString());
+      const change = have ? updateOf(want, have, this.#opts) : createOf(want);
+      if (change) changes.push(change);
+    }
+    let declared: Set<string> | undefined;
+    const isDeclared = (key: string): boolean => (declared ??= new Set(this.#desired.resources.map((r) => r.address.toString()))).has(key);
+    return this.#withUndeclared(changes, byParentOf(live.resources, this.#desired), isDeclared);
+  }
+
+  /**
+   * The live objects directly in a managed collection, of its member type, that no desired
+   * object is: a delete each where the collection is pruned, else unmanaged. Sorted by address.
+   */
+  #withUndeclared(changes: Change[], byParent: ReadonlyMap<string, readonly LiveResource[]>, isDeclared: (key: string) => boolean): DiffResult {
     const unmanaged: Unmanaged[] = [];
     // Each collection looks only at the objects directly below it (looking through every live
     // object per collection grew as their product).
     for (const collection of this.#desired.collections) {
-      for (const have of this.#byParent.get(collection.address.toString()) ?? []) {
-        if (have.resourceType !== collection.memberType || this.#wanted.has(have.address.toString())) continue;
+      for (const have of byParent.get(collection.address.toString()) ?? []) {
+        if (have.resourceType !== collection.memberType || isDeclared(have.address.toString())) continue;
         if (collection.prune) changes.push(deleteOf(have, collection.deleteLoses));
         else unmanaged.push({ address: have.address, resourceType: have.resourceType });
       }
     }
-
     changes.sort((a, b) => Address.compare(a.address, b.address));
     unmanaged.sort((a, b) => Address.compare(a.address, b.address));
     return { changes, unmanaged };
@@ -113,6 +135,20 @@ export class LiveDiff {
     this.#fed = new Set();
     for (const have of live.resources) this.feed(have);
   }
+}
+
+/** The live objects by the text of the address right above them; none when no collection is managed (nothing would look). */
+function byParentOf(resources: readonly LiveResource[], desired: DesiredState): Map<string, LiveResource[]> {
+  const byParent = new Map<string, LiveResource[]>();
+  if (desired.collections.length === 0) return byParent;
+  for (const have of resources) {
+    const key = parentKey(have.address);
+    if (key === undefined) continue;
+    const siblings = byParent.get(key);
+    if (siblings) siblings.push(have);
+    else byParent.set(key, [have]);
+  }
+  return byParent;
 }
 
 /** The text of the address right above `a` (as Address.toString() writes it); none for a top-level one. */

@@ -144,13 +144,22 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
 }
 
 /**
- * A diff of `state` fed in idle slices as the read tells each object: its index of the desired
- * objects built first, a few hundred at a time, then each object compared as it comes.
+ * A diff of `state` fed in idle slices as the read tells each object: once the read tells the
+ * first, its index of the desired objects is built a few hundred at a time, then each object is
+ * compared as it comes. (A read that tells none, an apply's of a mount not there yet, costs no
+ * index.)
  */
 function comparingAsRead(state: DesiredState, opts: DiffOptions, idle: IdleWork): { diff: LiveDiff; observe: (resource: LiveResource) => void } {
   const diff = new LiveDiff(state, opts);
-  for (let i = 0; i < state.resources.length; i += INDEXED_PER_TASK) idle.add(() => diff.indexSome(INDEXED_PER_TASK));
-  return { diff, observe: (resource) => idle.add(() => diff.feed(resource)) };
+  let indexing = false;
+  const observe = (resource: LiveResource): void => {
+    if (!indexing) {
+      indexing = true;
+      for (let i = 0; i < state.resources.length; i += INDEXED_PER_TASK) idle.add(() => diff.indexSome(INDEXED_PER_TASK));
+    }
+    idle.add(() => diff.feed(resource));
+  };
+  return { diff, observe };
 }
 
 const INDEXED_PER_TASK = 256;

@@ -105,17 +105,32 @@ interface NamedPolicy {
 
 /** The references grouped by the policy they name; `default` and `root`, which always exist, left out. */
 function namedPolicies(references: readonly PolicyReference[]): NamedPolicy[] {
-  const groups = new Map<string, NamedPolicy>();
+  const groups: NamedPolicy[] = [];
+  // By cluster and namespace, then by stored name: thousands of references name a few policies
+  // of one namespace, and each is then two look-ups, no key made for it.
+  const scopes = new Map<string, Map<string, NamedPolicy>>();
+  const stored = new Map<string, string>();
+  let scope: Map<string, NamedPolicy> | undefined;
+  let last: PolicyReference | undefined;
   for (const ref of references) {
-    const name = goToLower(ref.name);
+    let name = stored.get(ref.name);
+    if (name === undefined) stored.set(ref.name, (name = goToLower(ref.name)));
     if (ALWAYS_THERE.has(name)) continue;
-    // Length-prefixed, so no two triples share a key (a JSON array per reference cost 10 ms at 10,000 users).
-    const key = `${ref.cluster.length}:${ref.cluster}${ref.namespace.length}:${ref.namespace}${name}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { cluster: ref.cluster, namespace: ref.namespace, name, refs: [] }));
+    if (scope === undefined || ref.cluster !== last!.cluster || ref.namespace !== last!.namespace) {
+      // Length-prefixed, so no two pairs share a key.
+      const key = `${ref.cluster.length}:${ref.cluster}${ref.namespace}`;
+      scope = scopes.get(key);
+      if (!scope) scopes.set(key, (scope = new Map<string, NamedPolicy>()));
+    }
+    last = ref;
+    let group = scope.get(name);
+    if (!group) {
+      scope.set(name, (group = { cluster: ref.cluster, namespace: ref.namespace, name, refs: [] }));
+      groups.push(group);
+    }
     group.refs.push(ref);
   }
-  return [...groups.values()];
+  return groups;
 }
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {

@@ -13,15 +13,48 @@ import type { Change } from '../core/plan.js';
  */
 export function orderChanges(planned: readonly Change[]): Change[] {
   const changes = withNamespaceDependencies(planned);
-  const inPlan = new Set(changes.map((c) => c.address.toString()));
-  const neededByWrites = new Set(changes.filter((c) => c.action !== 'delete').flatMap((c) => c.dependsOn.map(String)));
-  const isEarly = (c: Change): boolean => c.action !== 'delete' || neededByWrites.has(c.address.toString());
-  const deletes = changes.filter((c) => !isEarly(c)).sort((a, b) => Address.compare(b.address, a.address));
-  return [...topological(changes.filter(isEarly)), ...deletes].map((c) => {
-    const dependsOn = c.dependsOn.filter((d) => inPlan.has(d.toString()));
-    // A change all of whose dependencies are in the plan is kept as it is (changes are never mutated).
-    return dependsOn.length === c.dependsOn.length ? c : { ...c, dependsOn };
+  const { early, late } = splitDeletes(changes);
+  const sorted = inAddressOrder(early);
+  // Changes numbered by their place in address order; two of one address share the later one's number.
+  const numberOf = new Map<string, number>();
+  sorted.forEach((c, i) => numberOf.set(c.address.toString(), i));
+  // Without late deletes, the changes being ordered are the whole plan.
+  const inPlan: ReadonlySet<string> | ReadonlyMap<string, number> = late.length === 0 ? numberOf : new Set(changes.map((c) => c.address.toString()));
+  const deletes = late.sort((a, b) => Address.compare(b.address, a.address));
+  return [...topological(sorted, numberOf), ...deletes].map((c) => withDependenciesIn(inPlan, c));
+}
+
+/**
+ * The writes with the deletes a write depends on (the first half of a replace), and the other
+ * deletes, each in plan order. Most plans delete nothing: then the writes are all of it.
+ */
+function splitDeletes(changes: readonly Change[]): { early: readonly Change[]; late: Change[] } {
+  if (!changes.some((c) => c.action === 'delete')) return { early: changes, late: [] };
+  const neededByWrites = new Set<string>();
+  for (const c of changes) if (c.action !== 'delete') for (const d of c.dependsOn) neededByWrites.add(d.toString());
+  const early: Change[] = [];
+  const late: Change[] = [];
+  for (const c of changes) (c.action !== 'delete' || neededByWrites.has(c.address.toString()) ? early : late).push(c);
+  return { early, late };
+}
+
+/** The planners give their changes in address order already: sorted again only when not. */
+function inAddressOrder(changes: readonly Change[]): readonly Change[] {
+  const inOrder = changes.every((c, i) => i === 0 || Address.compare(changes[i - 1]!.address, c.address) <= 0);
+  return inOrder ? changes : [...changes].sort((a, b) => Address.compare(a.address, b.address));
+}
+
+/**
+ * The change without its dependencies on objects the plan does not change (they exist already);
+ * the change itself when it has none (changes are never mutated). One look-up per dependency.
+ */
+function withDependenciesIn(inPlan: { has(key: string): boolean }, c: Change): Change {
+  let kept: Address[] | undefined;
+  c.dependsOn.forEach((d, i) => {
+    if (inPlan.has(d.toString())) kept?.push(d);
+    else kept ??= c.dependsOn.slice(0, i);
   });
+  return kept ? { ...c, dependsOn: kept } : c;
 }
 
 /**
@@ -41,33 +74,39 @@ function withNamespaceDependencies(changes: readonly Change[]): readonly Change[
   });
 }
 
-function topological(changes: readonly Change[]): Change[] {
-  const byAddress = new AddressMap<Change>();
-  for (const c of changes) byAddress.set(c.address, c);
-  // The planners give their changes in address order already: sorted again only when not.
-  const inOrder = changes.every((c, i) => i === 0 || Address.compare(changes[i - 1]!.address, c.address) <= 0);
-  const sorted = inOrder ? changes : [...changes].sort((a, b) => Address.compare(a.address, b.address));
-  const state = new AddressMap<'visiting' | 'done'>();
+/**
+ * Dependencies first (depth first, each change's dependencies in Address order), ties broken
+ * by Address. `sorted` is in address order and `numberOf` gives each address's place in it, so
+ * the walk's bookkeeping is arrays, and a change's dependencies are put in order by number.
+ */
+function topological(sorted: readonly Change[], numberOf: ReadonlyMap<string, number>): Change[] {
+  const state = new Uint8Array(sorted.length); // 0: not seen, 1: being visited, 2: done
   const out: Change[] = [];
   // The chain being visited, for the message of a cycle.
   const path: Address[] = [];
-  const visit = (c: Change): void => {
-    const s = state.get(c.address);
-    if (s === 'done') return;
-    if (s === 'visiting') throw new Error(`dependency cycle: ${[...path, c.address].join(' -> ')}`);
-    state.set(c.address, 'visiting');
+  const visit = (n: number, c: Change): void => {
+    if (state[n] === 2) return;
+    if (state[n] === 1) throw new Error(`dependency cycle: ${[...path, c.address].join(' -> ')}`);
+    state[n] = 1;
     path.push(c.address);
-    const deps = c.dependsOn.length > 1 ? [...c.dependsOn].sort(Address.compare) : c.dependsOn;
-    for (const d of deps) {
-      const dep = byAddress.get(d);
-      if (dep) visit(dep);
-    }
+    for (const d of dependencyNumbers(c, numberOf)) visit(d, sorted[d]!);
     path.pop();
-    state.set(c.address, 'done');
+    state[n] = 2;
     out.push(c);
   };
-  for (const c of sorted) visit(c);
+  const unique = numberOf.size === sorted.length;
+  sorted.forEach((c, i) => visit(unique ? i : numberOf.get(c.address.toString())!, c));
   return out;
+}
+
+/** The numbers of a change's dependencies that are being ordered, ascending (Address order). */
+function dependencyNumbers(c: Change, numberOf: ReadonlyMap<string, number>): readonly number[] {
+  const found: number[] = [];
+  for (const d of c.dependsOn) {
+    const n = numberOf.get(d.toString());
+    if (n !== undefined) found.push(n);
+  }
+  return found.length > 1 ? found.sort((a, b) => a - b) : found;
 }
 
 /**

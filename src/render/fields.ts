@@ -37,16 +37,16 @@ function lineDiffer(): typeof import('diff') {
 const CONTEXT = 2;
 
 export function fieldLines(change: Change): FieldLine[] {
-  const sensitive = new Set(change.sensitiveFields);
-  const writeOnly = new Set(change.writeOnlyFields);
+  // The lists are a few names each, most of them empty: looked through, not made into sets.
+  const { sensitiveFields: sensitive, writeOnlyFields: writeOnly } = change;
   const out: FieldLine[] = [];
   for (const name of shownFields(change)) {
     // Write-only fields come last, once, whatever before/after hold for them.
-    if (writeOnly.has(name)) continue;
+    if (writeOnly.includes(name)) continue;
     const before = valueOf(change.before, name);
     const after = valueOf(change.after, name);
     // A Secret in a plan is a bug upstream; it still never shows (nor its length, nor a diff).
-    if (sensitive.has(name) || isSecret(before) || isSecret(after)) {
+    if (sensitive.includes(name) || isSecret(before) || isSecret(after)) {
       out.push({ kind: 'hidden', name, sensitive: true, writeOnly: false });
     } else if (isMultiline(before) || isMultiline(after)) {
       out.push({ kind: 'lines', name, lines: lineDiff(textOf(before), textOf(after)) });
@@ -56,10 +56,11 @@ export function fieldLines(change: Change): FieldLine[] {
       out.push({ kind: 'change', name, before, after });
     }
   }
-  const cleared = new Set(change.clearedFields ?? []);
-  for (const name of [...writeOnly].sort()) {
-    if (cleared.has(name)) out.push({ kind: 'hidden', name, sensitive: false, writeOnly: true, cleared: true });
-    else out.push({ kind: 'hidden', name, sensitive: sensitive.has(name), writeOnly: true });
+  if (writeOnly.length === 0) return out;
+  const cleared = change.clearedFields ?? [];
+  for (const name of [...new Set(writeOnly)].sort()) {
+    if (cleared.includes(name)) out.push({ kind: 'hidden', name, sensitive: false, writeOnly: true, cleared: true });
+    else out.push({ kind: 'hidden', name, sensitive: sensitive.includes(name), writeOnly: true });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { aclPolicyAddress } from '../../core/acl-policy-path.js';
 import type { Address } from '../../core/address.js';
 import { segmentProblem } from '../../core/path-segment.js';
+import type { SourcePos } from '../../core/diagnostics.js';
 import type { ResolvedDocument, ValuePath } from '../../load/document.js';
 import { goToLower } from '../../values/index.js';
 import type { PolicyReference } from '../kind.js';
@@ -15,33 +16,71 @@ export function ldapPolicyReferences(docs: ReadonlyArray<ResolvedDocument>): Pol
   const refs: PolicyReference[] = [];
   for (const doc of asLdapDocuments(docs)) {
     const { cluster, namespace } = doc.data;
-    // Places are made only when a reference is reported (one in thousands): a path and a
-    // closure per item, for 20,000 items, were most of this function's time.
-    const at = (path: () => ValuePath, column: number) => (): ReturnType<PolicyReference['pos']> => {
-      const where = path();
-      return doc.source.textPos(where, 1, column) ?? doc.source.pos(where);
-    };
-    const add = (value: unknown, path: () => ValuePath): void => {
+    const add = (value: unknown, at: Omit<Place, 'column' | 'item'>): void => {
       if (typeof value === 'string') {
-        forEachName(value, (name, column) => refs.push({ cluster, namespace, name, pos: at(path, column) }));
+        forEachName(value, (name, column) => refs.push(new NamedAt(cluster, namespace, name, doc.source, { ...at, column })));
       } else if (Array.isArray(value)) {
         value.forEach((item: unknown, i) => {
-          if (typeof item === 'string') forEachName(item, (name, column) => refs.push({ cluster, namespace, name, pos: at(() => [...path(), i], column) }));
+          if (typeof item === 'string') forEachName(item, (name, column) => refs.push(new NamedAt(cluster, namespace, name, doc.source, { ...at, column, item: i })));
         });
       }
     };
-    add(doc.data.config?.['token_policies'], () => ['config', 'token_policies']);
-    add(doc.data.config?.['policies'], () => ['config', 'policies']);
+    add(doc.data.config?.['token_policies'], { section: 'config', key: 'token_policies' });
+    add(doc.data.config?.['policies'], { section: 'config', key: 'policies' });
     const groups = doc.data.groups ?? {};
-    for (const name of Object.keys(groups)) add(groups[name]?.policies, () => ['groups', name, 'policies']);
+    for (const name of Object.keys(groups)) add(groups[name]?.policies, { section: 'groups', key: name });
     const users = doc.data.users ?? {};
-    for (const name of Object.keys(users)) add(users[name]?.policies, () => ['users', name, 'policies']);
+    for (const name of Object.keys(users)) add(users[name]?.policies, { section: 'users', key: name });
   }
   return refs;
 }
 
+/**
+ * Where a name is written: the config's field `key`, or the `policies` of group or user `key`;
+ * `item` the index of the list item that holds it, `column` where it starts in its text.
+ */
+interface Place {
+  section: 'config' | 'groups' | 'users';
+  key: string;
+  column: number;
+  item?: number;
+}
+
+/**
+ * One reference, its place kept as data and made into a position only when it is reported (one
+ * in thousands): a path and a closure per item, for 20,000 items, were most of this function's time.
+ */
+class NamedAt implements PolicyReference {
+  readonly cluster: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly #source: ResolvedDocument['source'];
+  readonly #place: Place;
+
+  constructor(cluster: string, namespace: string, name: string, source: ResolvedDocument['source'], place: Place) {
+    this.cluster = cluster;
+    this.namespace = namespace;
+    this.name = name;
+    this.#source = source;
+    this.#place = place;
+  }
+
+  pos(): SourcePos {
+    const { section, key, column, item } = this.#place;
+    const value: ValuePath = section === 'config' ? ['config', key] : [section, key, 'policies'];
+    const where = item === undefined ? value : [...value, item];
+    return this.#source.textPos(where, 1, column) ?? this.#source.pos(where);
+  }
+}
+
 /** The comma-separated names of one text (the service splits and trims it), each with its column (1-based) in the text. */
 function forEachName(text: string, visit: (name: string, column: number) => void): void {
+  // Most items are one name: no split.
+  if (!text.includes(',')) {
+    const name = text.trim();
+    if (name !== '') visit(name, text.length - text.trimStart().length + 1);
+    return;
+  }
   let start = 0;
   for (const part of text.split(',')) {
     const name = part.trim();
