@@ -139,7 +139,10 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
 }
 
 function policyReferences(prepared: PolicyCheckInput['prepared']): PolicyReference[] {
-  return prepared.kinds.flatMap((kind: KindModule) => kind.policyReferences?.(prepared.documents.get(kind.kind) ?? []) ?? []);
+  const refs: PolicyReference[] = [];
+  // Pushed, not flatMapped: tens of thousands of references, one copy fewer.
+  for (const kind of prepared.kinds as readonly KindModule[]) for (const ref of kind.policyReferences?.(prepared.documents.get(kind.kind) ?? []) ?? []) refs.push(ref);
+  return refs;
 }
 
 /** The addresses of the policies the run's AclPolicy documents declare. */

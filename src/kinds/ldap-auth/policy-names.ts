@@ -15,77 +15,86 @@ import { asLdapDocuments } from './types.js';
 export function ldapPolicyReferences(docs: ReadonlyArray<ResolvedDocument>): PolicyReference[] {
   const refs: PolicyReference[] = [];
   for (const doc of asLdapDocuments(docs)) {
-    const { cluster, namespace } = doc.data;
-    const add = (value: unknown, at: Omit<Place, 'column' | 'item'>): void => {
-      if (typeof value === 'string') {
-        forEachName(value, (name, column) => refs.push(new NamedAt(cluster, namespace, name, doc.source, { ...at, column })));
-      } else if (Array.isArray(value)) {
-        value.forEach((item: unknown, i) => {
-          if (typeof item === 'string') forEachName(item, (name, column) => refs.push(new NamedAt(cluster, namespace, name, doc.source, { ...at, column, item: i })));
-        });
-      }
-    };
-    add(doc.data.config?.['token_policies'], { section: 'config', key: 'token_policies' });
-    add(doc.data.config?.['policies'], { section: 'config', key: 'policies' });
+    const site: Site = { refs, cluster: doc.data.cluster, namespace: doc.data.namespace, source: doc.source };
+    addNames(site, doc.data.config?.['token_policies'], 'config', 'token_policies');
+    addNames(site, doc.data.config?.['policies'], 'config', 'policies');
     const groups = doc.data.groups ?? {};
-    for (const name of Object.keys(groups)) add(groups[name]?.policies, { section: 'groups', key: name });
+    for (const name of Object.keys(groups)) addNames(site, groups[name]?.policies, 'groups', name);
     const users = doc.data.users ?? {};
-    for (const name of Object.keys(users)) add(users[name]?.policies, { section: 'users', key: name });
+    for (const name of Object.keys(users)) addNames(site, users[name]?.policies, 'users', name);
   }
   return refs;
 }
 
-/**
- * Where a name is written: the config's field `key`, or the `policies` of group or user `key`;
- * `item` the index of the list item that holds it, `column` where it starts in its text.
- */
-interface Place {
-  section: 'config' | 'groups' | 'users';
-  key: string;
-  column: number;
-  item?: number;
+/** Where references go and what they share: one per document. */
+interface Site {
+  refs: PolicyReference[];
+  cluster: string;
+  namespace: string;
+  source: ResolvedDocument['source'];
 }
+
+/** The names a field's value holds (a text, or a list of texts), each a reference. (Plain calls: this runs for every item of every user.) */
+function addNames(site: Site, value: unknown, section: Section, key: string): void {
+  if (typeof value === 'string') addNamesOf(site, value, section, key, undefined);
+  else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'string') addNamesOf(site, item, section, key, i);
+    }
+  }
+}
+
+/** The comma-separated names of one text (the service splits and trims it), each with its column (1-based) in the text. */
+function addNamesOf(site: Site, text: string, section: Section, key: string, item: number | undefined): void {
+  // Most items are one name: no split.
+  if (!text.includes(',')) {
+    const name = text.trim();
+    if (name !== '') site.refs.push(new NamedAt(site, name, section, key, text.length - text.trimStart().length + 1, item));
+    return;
+  }
+  let start = 0;
+  for (const part of text.split(',')) {
+    const name = part.trim();
+    if (name !== '') site.refs.push(new NamedAt(site, name, section, key, start + (part.length - part.trimStart().length) + 1, item));
+    start += part.length + 1;
+  }
+}
+
+/** The config's fields, or a group's or user's `policies`. */
+type Section = 'config' | 'groups' | 'users';
 
 /**
  * One reference, its place kept as data and made into a position only when it is reported (one
- * in thousands): a path and a closure per item, for 20,000 items, were most of this function's time.
+ * in thousands): the config's field `key`, or the `policies` of group or user `key`; `item` the
+ * index of the list item that holds it, `column` where it starts in its text. A path and a
+ * closure per item, for 20,000 items, were most of this function's time.
  */
 class NamedAt implements PolicyReference {
   readonly cluster: string;
   readonly namespace: string;
   readonly name: string;
   readonly #source: ResolvedDocument['source'];
-  readonly #place: Place;
+  readonly #section: Section;
+  readonly #key: string;
+  readonly #column: number;
+  readonly #item: number | undefined;
 
-  constructor(cluster: string, namespace: string, name: string, source: ResolvedDocument['source'], place: Place) {
-    this.cluster = cluster;
-    this.namespace = namespace;
+  constructor(site: Site, name: string, section: Section, key: string, column: number, item: number | undefined) {
+    this.cluster = site.cluster;
+    this.namespace = site.namespace;
     this.name = name;
-    this.#source = source;
-    this.#place = place;
+    this.#source = site.source;
+    this.#section = section;
+    this.#key = key;
+    this.#column = column;
+    this.#item = item;
   }
 
   pos(): SourcePos {
-    const { section, key, column, item } = this.#place;
-    const value: ValuePath = section === 'config' ? ['config', key] : [section, key, 'policies'];
-    const where = item === undefined ? value : [...value, item];
-    return this.#source.textPos(where, 1, column) ?? this.#source.pos(where);
-  }
-}
-
-/** The comma-separated names of one text (the service splits and trims it), each with its column (1-based) in the text. */
-function forEachName(text: string, visit: (name: string, column: number) => void): void {
-  // Most items are one name: no split.
-  if (!text.includes(',')) {
-    const name = text.trim();
-    if (name !== '') visit(name, text.length - text.trimStart().length + 1);
-    return;
-  }
-  let start = 0;
-  for (const part of text.split(',')) {
-    const name = part.trim();
-    if (name !== '') visit(name, start + (part.length - part.trimStart().length) + 1);
-    start += part.length + 1;
+    const value: ValuePath = this.#section === 'config' ? ['config', this.#key] : [this.#section, this.#key, 'policies'];
+    const where = this.#item === undefined ? value : [...value, this.#item];
+    return this.#source.textPos(where, 1, this.#column) ?? this.#source.pos(where);
   }
 }
 
