@@ -110,8 +110,9 @@ interface SendInternals {
 /** Values of an attribute, matched case-insensitively (servers answer in schema case). */
 export function attributeValues(entry: LdapEntry, name: string): string[] {
   const wanted = name.toLowerCase();
-  for (const [key, values] of Object.entries(entry.attributes)) {
-    if (key.toLowerCase() === wanted) return values;
+  // Keys walked without Object.entries' pair arrays: called for each entry of a listing.
+  for (const key in entry.attributes) {
+    if (key === name || key.toLowerCase() === wanted) return entry.attributes[key]!;
   }
   return [];
 }

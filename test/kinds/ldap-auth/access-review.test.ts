@@ -97,7 +97,7 @@ describe('reviewLdapAccess (the directory given)', () => {
     const reads: LoginDirectorySettings[] = [];
     const result = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed, changes: [groupChange] }, async (_c, s) => {
       reads.push(s);
-      return new Map([['fry', ['crew']], ['Zapp', ['CREW']], ['kif', []], ['twin', null]]);
+      return { users: Promise.resolve(new Map([['fry', ['crew']], ['Zapp', ['CREW']], ['kif', []], ['twin', null]])) };
     });
     expect(reads).toHaveLength(1);
     expect(reads[0]!.bindpass).toBe('pw');
@@ -109,7 +109,7 @@ describe('reviewLdapAccess (the directory given)', () => {
     const fryChange = change({ address: at('users/fry'), action: 'update', resourceType: 'ldap.user', before: { policies: ['coffee'], groups: [] }, after: { policies: ['tea'], groups: [] } });
     const crewChange = change({ address: at('groups/crew'), action: 'update', resourceType: 'ldap.group', before: { policies: ['ship'] }, after: { policies: ['ship', 'deck'] } });
     // FRY logs in as the local user fry (names are case-insensitive); the others are in FRY's groups.
-    const directory = async () => new Map<string, readonly string[] | null>([['leela', ['crew']], ['FRY', ['crew']], ['amy', ['crew']], ['bender', ['crew']]]);
+    const directory = async () => ({ users: Promise.resolve(new Map<string, readonly string[] | null>([['leela', ['crew']], ['FRY', ['crew']], ['amy', ['crew']], ['bender', ['crew']]])) });
     const result = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed: withFry, changes: [fryChange, crewChange] }, directory);
     expect(result.accessChanges).toEqual([
       { method, policy: 'coffee', gained: [], lost: ['FRY'] },
@@ -123,8 +123,26 @@ describe('reviewLdapAccess (the directory given)', () => {
     expect(none.skipped).toEqual([{ method, reason: expect.stringContaining('bind password is not in the manifests') }]);
     const down = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed, changes: [groupChange] }, () => Promise.reject(new Error('connection refused')));
     expect(down).toEqual({ reviewed: [], accessChanges: [], skipped: [{ method, reason: 'connection refused' }] });
+    // Reached, then stopped while reading (a size limit, say): skipped with that reason.
+    const stopped = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed, changes: [groupChange] }, async () => ({ users: Promise.reject(new Error('size limit exceeded')) }));
+    expect(stopped).toEqual({ reviewed: [], accessChanges: [], skipped: [{ method, reason: 'size limit exceeded' }] });
     // A method configured on neither side logs nobody in before or after: nothing to read.
     const unconfigured = await reviewLdapAccess({ desired: { resources: [], collections: [] }, observed: { 'east:auth/ldap/config': null }, changes: [groupChange] }, () => Promise.reject(new Error('not called')));
     expect(unconfigured).toEqual({ reviewed: [], accessChanges: [], skipped: [] });
+  });
+
+  it('reaches the directory before it walks the plan\'s objects: a directory out of reach costs no mappings', async () => {
+    const walked: string[] = [];
+    // The mappings list every object the plan read; the config alone is read by its key.
+    const watched = new Proxy(observed, { ownKeys: (target) => (walked.push('walked'), Reflect.ownKeys(target)) });
+    const down = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed: watched, changes: [groupChange] }, () => Promise.reject(new Error('connection refused')));
+    expect(down.skipped).toHaveLength(1);
+    expect(walked).toEqual([]);
+    const up = await reviewLdapAccess({ desired: desired({ bindpass: new Secret('pw', 'env:LDAP_BINDPASS') }), observed: watched, changes: [groupChange] }, async () => {
+      expect(walked).toEqual([]);
+      return { users: Promise.resolve(new Map([['fry', ['crew']]])) };
+    });
+    expect(up.accessChanges).toEqual([{ method, policy: 'ship', gained: ['fry'], lost: [] }]);
+    expect(walked).toEqual(['walked']);
   });
 });

@@ -49,12 +49,23 @@ const POOL_SIZE = 4;
 /** The most reads in flight at once, however fast the directory answers. */
 const MAX_IN_FLIGHT = 64;
 
+/** Login name → the user's LDAP groups; null where the login would fail to find the user's entry. */
+export type DirectoryUsers = Map<string, readonly string[] | null>;
+
+/** A directory the review reached and bound to, its users being read. */
+export interface DirectoryRead {
+  /** Settles once every user is resolved and the connections are closed. */
+  users: Promise<DirectoryUsers>;
+}
+
 /**
- * Login name → the user's LDAP groups, for every name the login would find; a name whose login
- * would fail to find its entry (several entries match it, say) maps to null. The enumeration
- * reads every page; a directory that stops it (a size limit) throws, never a shortened list.
+ * Connects and binds (failing as soon as the directory cannot be reached or refuses the bind),
+ * then reads every user the login could find on those connections: the caller does its own work
+ * only once the directory answered. A name whose login would fail to find its entry (several
+ * entries match it, say) maps to null. The enumeration reads every page; a directory that stops
+ * it (a size limit) rejects `users`, never a shortened list.
  */
-export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<Map<string, readonly string[] | null>> {
+export async function openDirectory(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<DirectoryRead> {
   const timeouts = { connectMs: connection.connectMs, requestMs: connection.requestMs };
   // One pace for every read of the review, whichever identity it binds as.
   const limit = new AdaptiveLimit({ initial: 8, max: MAX_IN_FLIGHT });
@@ -62,6 +73,23 @@ export async function directoryUsers(connection: DirectoryConnectionSettings, s:
   let groups: ConnectionPool | undefined;
   try {
     if (s.anonymous_group_search) groups = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind('', ''));
+  } catch (err) {
+    await users.close();
+    throw err;
+  }
+  const read = readUsers(users, groups, s);
+  // Handled by the caller unless another read of its review failed first (the review is then skipped).
+  read.catch(() => undefined);
+  return { users: read };
+}
+
+/** Every user's groups (openDirectory), connected and bound in one step. */
+export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<DirectoryUsers> {
+  return (await openDirectory(connection, s)).users;
+}
+
+async function readUsers(users: ConnectionPool, groups: ConnectionPool | undefined, s: LoginDirectorySettings): Promise<DirectoryUsers> {
+  try {
     // The users and the groups listed at once: neither needs the other.
     const groupIndex = listGroups(groups ?? users, s);
     const entries = await enumerate(users, s).catch(async (err: unknown) => {
@@ -157,13 +185,13 @@ async function resolveAll(
   users: ConnectionPool,
   groups: ConnectionPool,
   s: LoginDirectorySettings,
-): Promise<Map<string, readonly string[] | null>> {
+): Promise<DirectoryUsers> {
   const searchAll: Shortcuts = { dns: new Map(), groups: undefined };
   const candidate: Shortcuts = { dns: listed ?? new Map(), groups: groupIndex };
   const probes = names.slice(0, PROBES);
   const agree = await Promise.all(probes.map(async (name) => sameResult(await tryResolve(name, candidate, users, groups, s), await tryResolve(name, searchAll, users, groups, s))));
   const shortcuts = agree.every(Boolean) ? candidate : searchAll;
-  const out = new Map<string, readonly string[] | null>();
+  const out: DirectoryUsers = new Map();
   // The names the listings decide at once, without a promise each; the others read the directory.
   const toRead: string[] = [];
   for (const name of names) {

@@ -56,8 +56,10 @@ function isUserAttrEquality(f: Filter, userattr: string, marker: string): boolea
 export function dnsFromListing(entries: readonly LdapEntry[], userattr: string): Map<string, string> | undefined {
   const byKey = new Map<string, Set<LdapEntry>>();
   const keyed: Array<{ entry: LdapEntry; value: string; key: string }> = [];
+  const wanted = [userattr.toLowerCase()];
   for (const entry of entries) {
-    const values = userAttrValues(entry, userattr);
+    // The attribute's values, its subtypes' (`cn;lang-de`) included: an equality on `cn` matches those too.
+    const values = valuesWithSubtypes(entry, wanted);
     if (values.length === 0) return undefined;
     for (const value of values) {
       const key = matchKey(value);
@@ -71,12 +73,22 @@ export function dnsFromListing(entries: readonly LdapEntry[], userattr: string):
   return out;
 }
 
-/** The attribute's values, its subtypes' (`cn;lang-de`) included: an equality on `cn` matches those too. */
-function userAttrValues(entry: LdapEntry, userattr: string): string[] {
-  const wanted = userattr.toLowerCase();
-  return Object.entries(entry.attributes)
-    .filter(([name]) => name.toLowerCase() === wanted || name.toLowerCase().startsWith(`${wanted};`))
-    .flatMap(([, values]) => values);
+/**
+ * The values of the attributes `wanted` (lower-cased) and their subtypes, in the entry's order.
+ * Called for each entry of a listing: one attribute's list is given as it is (read-only), and
+ * the keys are walked without Object.entries' pair arrays.
+ */
+export function valuesWithSubtypes(entry: LdapEntry, wanted: readonly string[]): readonly string[] {
+  let found: readonly string[] | undefined;
+  let joined: string[] | undefined;
+  for (const name in entry.attributes) {
+    const lower = name.toLowerCase();
+    if (!wanted.some((w) => lower === w || (lower.length > w.length && lower.startsWith(w) && lower[w.length] === ';'))) continue;
+    const values = entry.attributes[name]!;
+    if (found === undefined) found = values;
+    else (joined ??= [...found]).push(...values);
+  }
+  return joined ?? found ?? [];
 }
 
 /**

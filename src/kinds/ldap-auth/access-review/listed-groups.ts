@@ -11,7 +11,7 @@
  */
 import { EqualityFilter, FilterParser, OrFilter, type Filter } from 'ldapts';
 import { parseDn, renderFilterTemplate, DEFAULT_GROUP_FILTER, type LdapEntry, type LoginDirectorySettings } from '../../../adapters/ldap/index.js';
-import { matchKey } from './listed-dns.js';
+import { matchKey, valuesWithSubtypes } from './listed-dns.js';
 
 /** What to list: the filter with every asserted value a wildcard, and the attributes compared to the name or the DN. */
 export interface GroupListing {
@@ -65,13 +65,15 @@ interface Holder {
  */
 export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing, namesOf: (groups: readonly LdapEntry[]) => string[]): GroupIndex | undefined {
   const index = new GroupIndex(entries, namesOf);
+  const nameAttributes = listing.nameAttributes.map((a) => a.toLowerCase());
+  const dnAttributes = listing.dnAttributes.map((a) => a.toLowerCase());
   for (const [place, entry] of entries.entries()) {
     let shown = 0;
-    for (const value of valuesOf(entry, listing.nameAttributes)) {
+    for (const value of valuesWithSubtypes(entry, nameAttributes)) {
       shown++;
       index.holdsName(place, value);
     }
-    for (const value of valuesOf(entry, listing.dnAttributes)) {
+    for (const value of valuesWithSubtypes(entry, dnAttributes)) {
       shown++;
       if (!index.holdsDn(place, value)) return undefined;
     }
@@ -141,14 +143,6 @@ export class GroupIndex {
 
 function add(map: Map<string, Holder[]>, key: string, holder: Holder): void {
   (map.get(key) ?? map.set(key, []).get(key)!).push(holder);
-}
-
-/** Values of the attributes, their subtypes included (an equality on `member` matches `member;x` too). */
-function valuesOf(entry: LdapEntry, attributes: readonly string[]): string[] {
-  const wanted = attributes.map((a) => a.toLowerCase());
-  return Object.entries(entry.attributes)
-    .filter(([name]) => wanted.some((w) => name.toLowerCase() === w || name.toLowerCase().startsWith(`${w};`)))
-    .flatMap(([, values]) => values);
 }
 
 /**

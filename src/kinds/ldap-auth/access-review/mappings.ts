@@ -16,7 +16,6 @@ export interface MethodMappings {
 
 /** The method's mappings as read from the server (the plan's observed objects). */
 export function mappingsBefore(method: Address, observed: Readonly<Record<string, JsonValue | null>>): MethodMappings {
-  const config = observed[method.child('config').toString()];
   const groups = new Map<string, readonly string[]>();
   const users = new Map<string, LocalUserMapping>();
   // Observed keys are Address texts (no address parsed for each of the plan's objects).
@@ -29,22 +28,16 @@ export function mappingsBefore(method: Address, observed: Readonly<Record<string
     const user = memberOf(key, usersAt);
     if (user !== undefined) users.set(user, { policies: texts(value['policies']), groups: texts(value['groups']) });
   }
-  return { config: isObject(config) ? config : undefined, groups, users };
+  return { config: configBefore(method, observed), groups, users };
 }
 
 /** The mappings once the plan's changes under the method are made (what apply leaves). */
 export function mappingsAfter(method: Address, before: MethodMappings, changes: readonly Change[]): MethodMappings {
-  let config = before.config;
   const groups = new Map(before.groups);
   const users = new Map(before.users);
-  const configAt = method.child('config');
   const { groupsAt, usersAt } = memberPrefixes(method);
   for (const c of changes) {
-    const after = c.action === 'delete' ? undefined : (c.after ?? undefined);
-    if (c.address.equals(configAt)) {
-      config = after ?? undefined;
-      continue;
-    }
+    const after = afterOf(c);
     const group = memberOf(c.address.toString(), groupsAt);
     if (group !== undefined) {
       if (after) groups.set(group, texts(after['policies']));
@@ -57,7 +50,25 @@ export function mappingsAfter(method: Address, before: MethodMappings, changes: 
       else users.delete(user);
     }
   }
-  return { config, groups, users };
+  return { config: configAfter(method, before.config, changes), groups, users };
+}
+
+/** The method's config as read from the server; undefined when the method does not exist. */
+export function configBefore(method: Address, observed: Readonly<Record<string, JsonValue | null>>): JsonObject | undefined {
+  const config = observed[method.child('config').toString()];
+  return isObject(config) ? config : undefined;
+}
+
+/** The method's config once the plan's changes are made (`before`: configBefore); undefined when it will not exist. */
+export function configAfter(method: Address, before: JsonObject | undefined, changes: readonly Change[]): JsonObject | undefined {
+  const configAt = method.child('config');
+  let config = before;
+  for (const c of changes) if (c.address.equals(configAt)) config = afterOf(c);
+  return config;
+}
+
+function afterOf(c: Change): JsonObject | undefined {
+  return c.action === 'delete' ? undefined : (c.after ?? undefined);
 }
 
 /** The texts a member of the method's groups and users starts with: the collection's address text and "/". */

@@ -12,23 +12,27 @@ import type { AccessReviewInput, AccessReviewResult } from '../../kind.js';
 import { Secret } from '../../../core/secret.js';
 import { canonicalName, describeError, loginPolicies, type LocalUserMapping, type LoginDirectorySettings, type PolicySettings } from '../../../adapters/ldap/index.js';
 import { LDAP_RESOURCE_TYPES } from '../addresses.js';
-import { directoryUsers, type DirectoryConnectionSettings } from './directory.js';
-import { mappingsAfter, mappingsBefore, type MethodMappings } from './mappings.js';
+import { openDirectory, type DirectoryConnectionSettings, type DirectoryRead } from './directory.js';
+import { configAfter, configBefore, mappingsAfter, mappingsBefore, type MethodMappings } from './mappings.js';
 import { methodsToReview } from './triggers.js';
 
-/** Reads the directory users' ldap groups, per set of directory settings: a test may give its own. */
-export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings) => Promise<Map<string, readonly string[] | null>>;
+/** Connects to the directory and reads its users' ldap groups, per set of directory settings: a test may give its own. */
+export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings) => Promise<DirectoryRead>;
 
-export async function reviewLdapAccess(input: AccessReviewInput, read: DirectoryReader = directoryUsers): Promise<AccessReviewResult> {
+export async function reviewLdapAccess(input: AccessReviewInput, read: DirectoryReader = openDirectory): Promise<AccessReviewResult> {
   const result: AccessReviewResult = { reviewed: [], accessChanges: [], skipped: [] };
   for (const method of methodsToReview(input.changes)) {
     const changes = input.changes.filter((c) => c.address.isWithin(method));
-    const before = mappingsBefore(method, input.observed);
-    const after = mappingsAfter(method, before, changes);
+    const configWas = configBefore(method, input.observed);
+    const configWillBe = configAfter(method, configWas, changes);
     // Configured on neither side: no login succeeds before or after (the service answers "not configured"), nothing to say.
-    if (!before.config && !after.config) continue;
+    if (!configWas && !configWillBe) continue;
     try {
-      result.accessChanges.push(...(await reviewMethod(method, before, after, input.desired, read)));
+      const mappings = (): [MethodMappings, MethodMappings] => {
+        const before = mappingsBefore(method, input.observed);
+        return [before, mappingsAfter(method, before, changes)];
+      };
+      result.accessChanges.push(...(await reviewMethod(method, [configWas, configWillBe], mappings, input.desired, read)));
       result.reviewed.push(method);
     } catch (err) {
       result.skipped.push({ method, reason: err instanceof ReviewSkipped ? err.message : describeError(err) });
@@ -40,10 +44,20 @@ export async function reviewLdapAccess(input: AccessReviewInput, read: Directory
 /** A reason the review cannot be made that is no error of the directory's. */
 class ReviewSkipped extends Error {}
 
-async function reviewMethod(method: Address, before: MethodMappings, after: MethodMappings, desired: DesiredState, read: DirectoryReader): Promise<AccessChange[]> {
+/**
+ * The method's access changes. The directory is reached and bound to first, with the configs of
+ * both sides; the mappings (a walk of every object the plan read) are built only once it answered.
+ */
+async function reviewMethod(
+  method: Address,
+  configs: readonly [JsonObject | undefined, JsonObject | undefined],
+  mappings: () => [MethodMappings, MethodMappings],
+  desired: DesiredState,
+  read: DirectoryReader,
+): Promise<AccessChange[]> {
   const configAt = method.child('config');
   const wanted = desired.resources.find((r) => r.resourceType === LDAP_RESOURCE_TYPES.config && r.address.equals(configAt));
-  const connectWith = wanted?.attrs ?? before.config;
+  const connectWith = wanted?.attrs ?? configs[0];
   if (!connectWith) throw new ReviewSkipped('no config to reach the directory with (none in the manifests, none on the server)');
   const bindpass = reveal(wanted?.writeOnly['bindpass']);
   if (bindpass === undefined && text(connectWith, 'binddn') !== '') {
@@ -51,22 +65,26 @@ async function reviewMethod(method: Address, before: MethodMappings, after: Meth
   }
   const connection = connectionOf(connectWith, wanted?.writeOnly ?? {});
   // Users and their groups once per distinct directory settings: a change of mappings alone reads once.
-  const read1 = new Map<string, Promise<Map<string, readonly string[] | null>>>();
-  const usersOf = (config: JsonObject): Promise<Map<string, readonly string[] | null>> => {
+  const reads = new Map<string, Promise<DirectoryRead>>();
+  const readFor = (config: JsonObject | undefined): Promise<DirectoryRead> | undefined => {
+    if (!config) return undefined;
     const settings = directorySettingsOf(config, bindpass ?? '');
     const key = JSON.stringify(settings);
-    let found = read1.get(key);
-    if (!found) read1.set(key, (found = read(connection, settings)));
+    let found = reads.get(key);
+    if (!found) reads.set(key, (found = read(connection, settings)));
     return found;
   };
-  const [was, will] = await Promise.all([policiesOfUsers(before, usersOf), policiesOfUsers(after, usersOf)]);
+  const opened = configs.map(readFor);
+  await Promise.all(opened.filter((o) => o !== undefined));
+  const [before, after] = mappings();
+  const [was, will] = await Promise.all([policiesOfUsers(before, opened[0]), policiesOfUsers(after, opened[1])]);
   return accessChangesOf(method, was, will);
 }
 
 /** Each directory user's policies at login under `mappings` (none when the method is absent or the login fails). */
-async function policiesOfUsers(mappings: MethodMappings, usersOf: (config: JsonObject) => Promise<Map<string, readonly string[] | null>>): Promise<Map<string, readonly string[]>> {
+async function policiesOfUsers(mappings: MethodMappings, directory: Promise<DirectoryRead> | undefined): Promise<Map<string, readonly string[]>> {
   const out = new Map<string, readonly string[]>();
-  if (!mappings.config) return out;
+  if (!mappings.config || !directory) return out;
   const settings = policySettingsOf(mappings.config);
   const groupPolicies = (group: string) => mappings.groups.get(group);
   const grant = (name: string, ldapGroups: readonly string[], localUser: LocalUserMapping | undefined): readonly string[] | undefined => {
@@ -79,7 +97,7 @@ async function policiesOfUsers(mappings: MethodMappings, usersOf: (config: JsonO
   // list itself first: the directory gives users in the same listed groups one list.
   const byGroups = new Map<string, readonly string[] | undefined>();
   const byList = new Map<readonly string[], readonly string[] | undefined>();
-  for (const [name, ldapGroups] of await usersOf(mappings.config)) {
+  for (const [name, ldapGroups] of await (await directory).users) {
     if (ldapGroups === null) continue;
     const localUser = mappings.users.get(canonicalName(settings, name));
     let policies: readonly string[] | undefined;

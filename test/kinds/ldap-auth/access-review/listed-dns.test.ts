@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LdapEntry } from '../../../../src/adapters/ldap/index.js';
-import { dnsFromListing, listingIsLoginSearch, matchKey } from '../../../../src/kinds/ldap-auth/access-review/listed-dns.js';
+import { dnsFromListing, listingIsLoginSearch, matchKey, valuesWithSubtypes } from '../../../../src/kinds/ldap-auth/access-review/listed-dns.js';
 import { loginSettings } from './login-settings.support.js';
 
 const settings = loginSettings;
@@ -77,5 +77,17 @@ describe('dnsFromListing', () => {
         expect(matchKey(v)).toBe(full(v));
       }),
     );
+  });
+});
+
+describe('valuesWithSubtypes: the values an equality on the attribute compares', () => {
+  it('the attribute in any case and its subtypes, in the entry\'s order; not an attribute that only starts alike', () => {
+    const e = entry('uid=a,dc=x', { UID: ['a'], uidNumber: ['7'], 'uid;x-old': ['b'], cn: ['c'], 'Uid;lang-de': ['d'] });
+    expect(valuesWithSubtypes(e, ['uid'])).toEqual(['a', 'b', 'd']);
+    expect(valuesWithSubtypes(e, ['cn', 'uidnumber'])).toEqual(['7', 'c']);
+    expect(valuesWithSubtypes(e, ['member'])).toEqual([]);
+    // One attribute's list as it is, not copied; several joined into a new list, the entry unchanged.
+    expect(valuesWithSubtypes(e, ['cn'])).toBe(e.attributes['cn']);
+    expect(e.attributes['UID']).toEqual(['a']);
   });
 });
