@@ -103,7 +103,8 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   let changes: Change[] = [];
   const unmanaged: Unmanaged[] = [];
   const notes: PlanNote[] = [];
-  const observed: Record<string, JsonValue | null> = {};
+  // One kind read (the common run) lends its record as it is: tens of thousands of keys are not copied into another.
+  const observed: Record<string, JsonValue | null> = kindsInUse.length === 1 ? kindsInUse[0]!.live.observed : {};
   const refusals: Refusal[] = [];
   for (const { kind, state, live, diff } of kindsInUse) {
     kind.reviewAgainstLive?.(prepared.documents.get(kind.kind) ?? [], state, live, diagnostics);
@@ -114,7 +115,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
     unmanaged.push(...planned.unmanaged);
     notes.push(...live.notes, ...planned.notes);
     refusals.push(...planned.errors);
-    Object.assign(observed, live.observed);
+    if (observed !== live.observed) Object.assign(observed, live.observed);
   }
   for (const problem of unmatchedTargets(opts.targets, () => [...desired.keys(), ...kindsInUse.flatMap(({ live }) => live.resources.map((r) => r.address)), ...changes.map((c) => c.address)])) {
     diagnostics.error(problem);
@@ -269,8 +270,8 @@ function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): P
   // In no order: the tallies and the sorted field names do not depend on it (entries() would sort every address).
   for (const [address, { resource, kind }] of desired.unordered()) {
     // Most objects (users, groups) have no write-only field: nothing to tally, nothing to look up.
+    if (isEmpty(resource.writeOnly)) continue;
     const fields = Object.keys(resource.writeOnly);
-    if (fields.length === 0) continue;
     // Kinds with their own planner (DR) send their secrets as step parameters, not object fields.
     changing ??= new Set(changes.map((c) => c.address.toString()));
     if (kind.plan || changing.has(address.toString())) continue;
@@ -289,6 +290,12 @@ function writeOnlyNotes(desired: AddressMap<DesiredEntry>, changes: Change[]): P
     });
   }
   return notes;
+}
+
+/** No key at all, without an array of them. */
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 /** How many objects hold some of a set of fields, and which fields: `2 objects (bindpass, client_tls_key)`. */
