@@ -23,18 +23,26 @@ export interface ListingPart {
 }
 
 /**
+ * A search of one part. `shownLimit`: the entries the listing's first search showed before the
+ * limit stopped it (undefined until then), for the caller to send the parts as that limit allows.
+ */
+export type PartSearch = (filter: string, shownLimit: number | undefined) => Promise<LimitedSearch>;
+
+/**
  * Every entry of `filter`, deduplicated by DN (an entry with several names can be in several
  * parts), in as many searches as the limit needs: with no limit, one.
  */
-export async function listWithinLimit(search: (filter: string) => Promise<LimitedSearch>, filter: string, attribute: string, what: string): Promise<LdapEntry[]> {
+export async function listWithinLimit(search: PartSearch, filter: string, attribute: string, what: string): Promise<LdapEntry[]> {
   const found = new Map<string, LdapEntry>();
   const shown = new Map<string, string>();
+  let shownLimit: number | undefined;
   const run = async (part: ListingPart): Promise<void> => {
-    const answer = await search(part.filter);
+    const answer = await search(part.filter, shownLimit);
     if (answer.complete) {
       for (const e of answer.entries) found.set(e.dn, e);
       return;
     }
+    shownLimit ??= answer.entries.length;
     for (const e of answer.entries) if (!shown.has(e.dn)) shown.set(e.dn, part.filter);
     const parts = splitPart(part, answer.entries, attribute, Math.max(1, answer.entries.length), what);
     await Promise.all(parts.map(run));
