@@ -23,6 +23,7 @@ const CONFIGS = [
   'size.soft=4 size.hard=4 size.prtotal=unlimited',
 ] as const;
 
+/** slapd's default limit (500 a search), which no listing of this directory reaches. */
 const unlimited = { slapd: undefined as Slapd | undefined };
 const limited = new Map<string, Slapd>();
 beforeAll(async () => {
