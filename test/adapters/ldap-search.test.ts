@@ -1,4 +1,4 @@
-import { Attribute, BerReader, BerWriter, MessageResponseStatus, SearchEntry, type Client } from 'ldapts';
+import { Attribute, BerReader, BerWriter, MessageResponseStatus, SearchEntry, SearchRequest, type Client } from 'ldapts';
 import { describe, expect, it } from 'vitest';
 import { searchUpToLimit } from '../../src/adapters/ldap/index.js';
 
@@ -32,5 +32,24 @@ describe('searchUpToLimit: entries read from the messages as searchEntries gives
     expect(complete).toBe(true);
     // An attribute asked for and absent has no values, as searchEntries' empty list reads.
     expect(entries).toEqual([{ dn: 'cn=crew,ou=groups,dc=x', attributes: { cn: ['crew', 'Crew'], member: ['uid=fry,dc=x'], description: ['ok', 'a\uFFFD'] } }]);
+  });
+});
+
+describe('searchUpToLimit: a size limit asked for', () => {
+  it('goes in the request unpaged, and a search it stops answers the entries sent, in one request', async () => {
+    const sent: SearchRequest[] = [];
+    const entry = new SearchEntry({ messageId: 1, name: 'uid=fry,dc=x', attributes: [received('uid', ['fry'])] });
+    const fake = {
+      _ensureConnected: async () => {},
+      _nextMessageId: () => sent.length + 1,
+      _send: async (request: SearchRequest) => {
+        sent.push(request);
+        return { status: MessageResponseStatus.SizeLimitExceeded, searchEntries: [entry], controls: [] };
+      },
+    };
+    const { entries, complete } = await searchUpToLimit(fake as unknown as Client, { base: 'dc=x', attributes: ['uid'], sizeLimit: 1 });
+    expect(complete).toBe(false);
+    expect(entries.map((e) => e.dn)).toEqual(['uid=fry,dc=x']);
+    expect(sent.map((r) => [r.sizeLimit, r.controls?.length ?? 0])).toEqual([[1, 0]]);
   });
 });

@@ -21,6 +21,8 @@ export interface SearchSpec {
   deref?: string;
   /** > 0: use the paged-results control with this page size (all pages are read). */
   pageSize?: number;
+  /** > 0: the most entries to return (the directory's own limit may be lower). */
+  sizeLimit?: number;
 }
 
 /** A search result entry with every value as text. */
@@ -89,7 +91,7 @@ export async function searchUpToLimit(client: Client, spec: SearchSpec): Promise
   let cookie: Buffer | undefined;
   for (;;) {
     const control = spec.pageSize && spec.pageSize > 0 ? new PagedResultsControl({ value: { size: spec.pageSize, ...(cookie ? { cookie } : {}) } }) : undefined;
-    const request = new SearchRequest({ messageId: internals._nextMessageId.call(client), baseDN: spec.base, scope: spec.scope ?? 'sub', derefAliases, filter, attributes, controls: control ? [control] : [] });
+    const request = new SearchRequest({ messageId: internals._nextMessageId.call(client), baseDN: spec.base, scope: spec.scope ?? 'sub', derefAliases, filter, attributes, sizeLimit: spec.sizeLimit ?? 0, controls: control ? [control] : [] });
     const response = await internals._send.call(client, request);
     if (response.status !== MessageResponseStatus.Success && response.status !== MessageResponseStatus.SizeLimitExceeded) throw StatusCodeParser.parse(response);
     for (const e of response.searchEntries) entries.push(entryOfMessage(e));

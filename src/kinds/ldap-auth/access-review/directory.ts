@@ -124,10 +124,17 @@ function enumerate(pool: ConnectionPool, s: LoginDirectorySettings): Promise<Lda
 /**
  * Every entry `spec` finds, paged; when the directory's size limit stops the search (it counts
  * every page), in parts by `splitOn`'s first characters, sized from what the limit let through
- * (split-listing.ts), each part's search on the pool.
+ * (split-listing.ts), each part's search on the pool. A limit that stopped the first search
+ * within its first page is one paging does not lift: the parts are then sent without paging,
+ * asking for at most that many entries (the directory's own limit may be lower unpaged), so a
+ * stopped part takes one request, not a full page and a second request the limit stops, and
+ * any connection can carry it, not only one not paging already.
  */
-function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize'>>, splitOn: string, what: string): Promise<LdapEntry[]> {
-  const search = (filter: string) => pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, pageSize: PAGE_SIZE }), true);
+function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize' | 'sizeLimit'>>, splitOn: string, what: string): Promise<LdapEntry[]> {
+  const search = (filter: string, shownLimit: number | undefined) =>
+    shownLimit !== undefined && shownLimit <= PAGE_SIZE
+      ? pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, sizeLimit: shownLimit }))
+      : pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, pageSize: PAGE_SIZE }), true);
   return listWithinLimit(search, spec.filter, splitOn, what);
 }
 

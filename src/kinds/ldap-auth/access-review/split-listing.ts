@@ -23,18 +23,26 @@ export interface ListingPart {
 }
 
 /**
+ * A search of one part. `shownLimit`: the entries the listing's first search showed before the
+ * limit stopped it (undefined until then), for the caller to send the parts as that limit allows.
+ */
+export type PartSearch = (filter: string, shownLimit: number | undefined) => Promise<LimitedSearch>;
+
+/**
  * Every entry of `filter`, deduplicated by DN (an entry with several names can be in several
  * parts), in as many searches as the limit needs: with no limit, one.
  */
-export async function listWithinLimit(search: (filter: string) => Promise<LimitedSearch>, filter: string, attribute: string, what: string): Promise<LdapEntry[]> {
+export async function listWithinLimit(search: PartSearch, filter: string, attribute: string, what: string): Promise<LdapEntry[]> {
   const found = new Map<string, LdapEntry>();
   const shown = new Map<string, string>();
+  let shownLimit: number | undefined;
   const run = async (part: ListingPart): Promise<void> => {
-    const answer = await search(part.filter);
+    const answer = await search(part.filter, shownLimit);
     if (answer.complete) {
       for (const e of answer.entries) found.set(e.dn, e);
       return;
     }
+    shownLimit ??= answer.entries.length;
     for (const e of answer.entries) if (!shown.has(e.dn)) shown.set(e.dn, part.filter);
     const parts = splitPart(part, answer.entries, attribute, Math.max(1, answer.entries.length), what);
     await Promise.all(parts.map(run));
@@ -74,9 +82,10 @@ export function splitPart(part: ListingPart, shown: readonly LdapEntry[], attrib
       excluded: new Set(),
       estimate: estimateOf(n),
     };
-    // Shown the limit's worth on its own: too many for one search, split without asking.
-    const under = shown.filter((e) => nameWith(e, attribute, child.prefix) !== undefined);
-    if (prefixes.length === 1 && n >= limit && nextPrefixes(under, attribute, child.prefix, child.excluded).size > 0) {
+    // Shown the limit's worth on its own: too many for one search, split without asking. The
+    // entries under it are looked for only then (a walk of every shown entry per part otherwise).
+    const under = prefixes.length === 1 && n >= limit ? shownUnder(shown, attribute, child.prefix) : [];
+    if (under.length > 0 && nextPrefixes(under, attribute, child.prefix, child.excluded).size > 0) {
       parts.push(...splitPart(child, under, attribute, limit, what));
     } else {
       parts.push(child);
@@ -98,8 +107,9 @@ const FILL = 0.6;
  */
 export function nextPrefixes(shown: readonly LdapEntry[], attribute: string, prefix: string, excluded: ReadonlySet<string>): Map<string, number> {
   const counts = new Map<string, number>();
+  const wanted = prefix.toLowerCase();
   for (const entry of shown) {
-    const name = nameWith(entry, attribute, prefix);
+    const name = nameWith(entry, attribute, prefix, wanted);
     if (name === undefined || name.length === prefix.length) continue;
     const next = String.fromCodePoint(name.codePointAt(prefix.length)!);
     const key = [prefix + next.toLowerCase(), prefix + next].find((k) => !excluded.has(k));
@@ -108,10 +118,18 @@ export function nextPrefixes(shown: readonly LdapEntry[], attribute: string, pre
   return new Map([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** The entry's first name that starts with `prefix`, case aside. */
-function nameWith(entry: LdapEntry, attribute: string, prefix: string): string | undefined {
+/** The shown entries with a name that starts with `prefix`, case aside. */
+function shownUnder(shown: readonly LdapEntry[], attribute: string, prefix: string): LdapEntry[] {
   const wanted = prefix.toLowerCase();
-  return attributeValues(entry, attribute).find((v) => v.length >= prefix.length && v.slice(0, prefix.length).toLowerCase() === wanted);
+  return shown.filter((e) => nameWith(e, attribute, prefix, wanted) !== undefined);
+}
+
+/** The entry's first name that starts with `prefix` (`wanted` being it lower-cased), case aside. */
+function nameWith(entry: LdapEntry, attribute: string, prefix: string, wanted: string): string | undefined {
+  for (const v of attributeValues(entry, attribute)) {
+    if (v.length >= prefix.length && v.slice(0, prefix.length).toLowerCase() === wanted) return v;
+  }
+  return undefined;
 }
 
 /** The prefixes in order, in runs whose estimates add up to at most `fill` (each alone may exceed it); at least two runs of two or more prefixes. */

@@ -28,17 +28,19 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([...slapds.values()].map((s) => s.stop())));
 
-async function listed(limit: number, pageSize: number): Promise<{ entries: LdapEntry[]; searches: number; largest: number }> {
+async function listed(limit: number, pageSize: number): Promise<{ entries: LdapEntry[]; searches: number; largest: number; shownLimits: Array<number | undefined> }> {
   const slapd = slapds.get(limit)!;
   const s = ldapSettingsFor(slapd);
   const conn: LdapConnection = await connectFirst(slapd.url, { starttls: false, insecureTls: false, minVersion: 'tls12', maxVersion: 'tls12' }, { connectMs: 5000, requestMs: 5000 });
   let searches = 0;
   let largest = 0;
+  const shownLimits: Array<number | undefined> = [];
   try {
     await conn.client.bind(s.binddn, s.bindpass);
     // One search at a time: one connection keeps one paged search.
     let queue = Promise.resolve();
-    const search = (filter: string) => {
+    const search = (filter: string, shownLimit: number | undefined) => {
+      shownLimits.push(shownLimit);
       const next = queue.then(() => searchUpToLimit(conn.client, { base: `ou=many,${suffix}`, filter, attributes: ['uid'], pageSize }));
       queue = next.then(() => undefined, () => undefined);
       return next.then((r) => {
@@ -47,7 +49,7 @@ async function listed(limit: number, pageSize: number): Promise<{ entries: LdapE
         return r;
       });
     };
-    return { entries: await listWithinLimit(search, '(objectClass=inetOrgPerson)', 'uid', 'users'), searches, largest };
+    return { entries: await listWithinLimit(search, '(objectClass=inetOrgPerson)', 'uid', 'users'), searches, largest, shownLimits };
   } finally {
     await conn.close();
   }
@@ -63,6 +65,12 @@ describe('listWithinLimit on slapd', () => {
     const { entries, largest } = await listed(limit, pageSize);
     expect(entries.map((e) => e.dn).sort()).toEqual(NAMES.map((n) => `uid=${n},ou=many,${suffix}`).sort());
     expect(largest).toBeLessThanOrEqual(limit);
+  });
+
+  it('each part is told the limit the first search showed (unknown for the first search itself)', async () => {
+    const { shownLimits } = await listed(10, 0);
+    expect(shownLimits.length).toBeGreaterThan(2);
+    expect(shownLimits).toEqual([undefined, ...shownLimits.slice(1).map(() => 10)]);
   });
 
   it('a directory that allows more needs fewer searches', async () => {
