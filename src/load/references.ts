@@ -112,8 +112,10 @@ export async function resolveReferences(
   };
 
   const resolveString = (text: string): unknown => {
-    const ref = classifyString(text);
     const isSecret = secrets.has(path);
+    // Nearly every value holds no `$`: plain text as it is, without classifying it.
+    if (!isSecret && !text.includes('$')) return plain(text);
+    const ref = classifyString(text);
     if (ref.form === 'literal' && !isSecret) return plain(ref.text);
     switch (ref.form) {
       case 'malformed':
