@@ -49,6 +49,17 @@ export interface ReferenceOptions {
    * it), whether or not the document passes: nothing has to walk the documents for them again.
    */
   secretTexts?: Set<string>;
+  /**
+   * Every plain (not secret) text of the resolved value that holds `needle` goes in here with
+   * its path, in the order of the value (certificates, which prepare checks: nothing has to walk
+   * the document for them again).
+   */
+  textsHolding?: TextsHolding;
+}
+
+export interface TextsHolding {
+  needle: string;
+  found: Array<{ path: ValuePath; text: string }>;
 }
 
 /**
@@ -85,15 +96,27 @@ export async function resolveReferences(
   // The path of the value being walked: one stack, copied only when a message needs it.
   const path: Array<string | number> = [];
 
+  // The texts holding the needle, in the value's order: a file's slot is taken when the walk
+  // reaches it and filled once the file is read.
+  const holding: Array<{ path: ValuePath; text: string } | undefined> = [];
+  const needle = opts.textsHolding?.needle;
+  /** `text`, the plain value at the walk's path, noted when it holds the needle. */
+  const plain = (text: string): string => {
+    if (needle !== undefined && text.includes(needle)) holding.push({ path: [...path], text });
+    return text;
+  };
+
   const secretOf = (text: string, origin: string): Secret => {
     if (text !== '') opts.secretTexts?.add(text);
     return new Secret(text, origin);
   };
 
   const resolveString = (text: string): unknown => {
-    const ref = classifyString(text);
     const isSecret = secrets.has(path);
-    if (ref.form === 'literal' && !isSecret) return ref.text;
+    // Nearly every value holds no `$`: plain text as it is, without classifying it.
+    if (!isSecret && !text.includes('$')) return plain(text);
+    const ref = classifyString(text);
+    if (ref.form === 'literal' && !isSecret) return plain(ref.text);
     switch (ref.form) {
       case 'malformed':
         return fail(path, atPath(path, ref.reason));
@@ -108,15 +131,18 @@ export async function resolveReferences(
         const value = opts.env[ref.name];
         // The manifest is right to ask; what is missing is around the run.
         if (value === undefined) return fail(path, atPath(path, `environment variable "${ref.name}" is not set`), 'environment');
-        return isSecret ? secretOf(value, `env:${ref.name}`) : value;
+        return isSecret ? secretOf(value, `env:${ref.name}`) : plain(value);
       }
       case 'file': {
         const at = [...path];
+        const slot = needle === undefined ? -1 : holding.push(undefined) - 1;
         return new PendingRead(
           confinement().then(async (within) => {
             const content = await readReferencedFile(resolve(folder, ref.path), within);
             if (typeof content !== 'string') return fail(at, atPath(at, `file "${ref.path}" ${content.problem}`));
-            return isSecret ? secretOf(content, `file:${ref.path}`) : content;
+            if (isSecret) return secretOf(content, `file:${ref.path}`);
+            if (needle !== undefined && content.includes(needle)) holding[slot] = { path: at, text: content };
+            return content;
           }),
         );
       }
@@ -173,7 +199,9 @@ export async function resolveReferences(
   const root: Record<string, unknown> = {};
   place(root, 'value', walk(doc.value));
   await Promise.all(reads);
-  return failed ? undefined : root['value'];
+  if (failed) return undefined;
+  for (const h of holding) if (h !== undefined) opts.textsHolding?.found.push(h);
+  return root['value'];
 }
 
 /** Sets an own property, `__proto__` included (a key in a manifest, never a prototype). */

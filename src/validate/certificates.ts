@@ -15,16 +15,17 @@ import type { ResolvedDocument, ValuePath } from '../load/document.js';
 import { atPath } from '../load/value-path.js';
 
 /**
- * `acknowledgeable(kind)`: whether documents of that kind may list SHA1_CERTIFICATE_RULE in
- * `acknowledge` (the hint is only given where the schema takes it).
+ * `found`: every plain text of the placed documents that holds a certificate's BEGIN line, with
+ * its path (noted as references are resolved: load/references.ts textsHolding; secrets are never
+ * certificates). `acknowledgeable(kind)`: whether documents of that kind may list
+ * SHA1_CERTIFICATE_RULE in `acknowledge` (the hint is only given where the schema takes it).
  */
 export async function checkCertificates(
-  docs: Iterable<ResolvedDocument>,
+  found: ReadonlyArray<{ doc: ResolvedDocument; path: ValuePath; text: string }>,
   now: Date,
   acknowledgeable: (kind: string) => boolean,
   diags: Diagnostics,
 ): Promise<void> {
-  const found = [...docs].flatMap((doc) => certificateTexts(doc.data).map((text) => ({ doc, ...text })));
   if (found.length === 0) return;
   const { certificateName, certificateProblems, describeCertificateProblem } = await import('../core/certificates.js');
   for (const { doc, path, text } of found) {
@@ -60,34 +61,4 @@ function verdict(problem: CertificateProblem, acknowledged: boolean, acknowledge
     case 'expiring':
       return { severity: 'warning', advice: '' };
   }
-}
-
-/**
- * Every plain string holding a PEM certificate, with its path (secrets are never certificates).
- * One path stack, copied only at a hit: a manifest of 10,000 users costs no array per value.
- */
-function certificateTexts(root: unknown): Array<{ path: ValuePath; text: string }> {
-  const found: Array<{ path: ValuePath; text: string }> = [];
-  const path: Array<string | number> = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') {
-      if (value.length >= CERTIFICATE_BEGIN.length && value.includes(CERTIFICATE_BEGIN)) found.push({ path: [...path], text: value });
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        path.push(i);
-        walk(value[i]);
-        path.pop();
-      }
-    } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-      // Keys, not entries: no pair array per value of 10,000 users.
-      const record = value as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
-        path.push(key);
-        walk(record[key]);
-        path.pop();
-      }
-    }
-  };
-  walk(root);
-  return found;
 }

@@ -3,7 +3,7 @@ import { Diagnostics, type SourcePos } from '../core/diagnostics.js';
 import type { DesiredState } from '../core/resource.js';
 import type { LoadedDocument, ResolvedDocument, ValuePath } from '../load/document.js';
 import { loadPaths } from '../load/loader.js';
-import { resolveReferences, type ReferenceOptions } from '../load/references.js';
+import { resolveReferences, type ReferenceOptions, type TextsHolding } from '../load/references.js';
 import {
   CLUSTER_KIND,
   CLUSTER_SCHEMA_FILE,
@@ -16,6 +16,7 @@ import {
 } from '../kinds/cluster/index.js';
 import type { KindContext } from '../kinds/kind.js';
 import { checkCertificates } from './certificates.js';
+import { CERTIFICATE_BEGIN } from '../core/pem.js';
 import { SHA1_CERTIFICATE_RULE } from '../core/acknowledge-rules.js';
 import { checkEnvelope, isLockstepDocument, noManifestFound } from './envelope.js';
 import { pointerToPath, schemaDiagnostics } from './schema-errors.js';
@@ -55,6 +56,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
   const moduleOf = new Map(kindModules.map((k) => [k.kind, k]));
 
   const resolved = new Map<string, ResolvedDocument[]>();
+  // Found while references are resolved (the one walk of every value): checked once placed.
+  const certificateTexts = new Map<LoadedDocument, FoundTexts>();
   const brokenClusters: KnownCluster[] = [];
   for (const [kind, docs] of byKind) {
     const module = moduleOf.get(kind);
@@ -62,8 +65,10 @@ export async function prepareWithKinds<K extends PreparableKind>(
     const secretPaths = module ? module.secretPaths.bind(module) : clusterSecretPaths;
     const ok: ResolvedDocument[] = [];
     for (const doc of docs) {
-      const data = await schemaAndReferences(doc, schemaFile, secretPaths, referenceOpts, diags);
+      const certificates: FoundTexts = [];
+      const data = await schemaAndReferences(doc, schemaFile, secretPaths, { ...referenceOpts, textsHolding: { needle: CERTIFICATE_BEGIN, found: certificates } }, diags);
       if (data !== undefined) ok.push({ source: doc, kind, data: data as Record<string, unknown> });
+      if (certificates.length > 0) certificateTexts.set(doc, certificates);
       else if (kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
     }
     resolved.set(kind, ok);
@@ -88,7 +93,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
     if (docs.length > 0) module.validate(docs, diags, ctx);
   }
   const schemaFileOf = (kind: string) => moduleOf.get(kind)?.schemaFile ?? CLUSTER_SCHEMA_FILE;
-  await checkCertificates([...documents.values()].flat(), now, (kind) => schemaAcknowledges(schemaFileOf(kind), SHA1_CERTIFICATE_RULE), diags);
+  const certificates = [...documents.values()].flat().flatMap((doc) => (certificateTexts.get(doc.source) ?? []).map((found) => ({ doc, ...found })));
+  await checkCertificates(certificates, now, (kind) => schemaAcknowledges(schemaFileOf(kind), SHA1_CERTIFICATE_RULE), diags);
 
   const desired = new Map<string, DesiredState>();
   if (!diags.hasErrors()) {
@@ -96,6 +102,9 @@ export async function prepareWithKinds<K extends PreparableKind>(
   }
   return { kinds: kindModules, diags, clusters: catalogue.targets, documents, documentCount: loaded.length, desired, secretTexts, now };
 }
+
+/** The plain texts of one document that hold a certificate, with their paths. */
+type FoundTexts = TextsHolding['found'];
 
 /** A KindSource over modules already at hand (tests pass their own). */
 function fixedKinds<K extends PreparableKind>(modules: readonly K[]): KindSource<K> {

@@ -149,3 +149,30 @@ describe('resolveReferences copies only what it resolves', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
+
+describe('resolveReferences notes the texts holding a needle (textsHolding)', () => {
+  const noted = async (yaml: string, secretPaths: string[][] = [], env: NodeJS.ProcessEnv = {}) => {
+    const found: Array<{ path: readonly (string | number)[]; text: string }> = [];
+    const diags = new Diagnostics();
+    const value = await resolveReferences(doc(yaml), secretPaths, { allowPlaintextSecrets: true, env, textsHolding: { needle: 'PEM', found } }, diags);
+    return { found, value, lines: diags.format() };
+  };
+
+  test('every plain text holding it, resolved, with its path, in the order of the value (a file at its place, read later)', async () => {
+    const { found } = await noted('a: PEM one\nb:\n  - x\n  - ${file:certs/ca.pem}\n  - { c: "$${PEM}" }\nd: ${env:E}\ne: no\n', [], { E: 'PEM env' });
+    expect(found).toEqual([
+      { path: ['a'], text: 'PEM one' },
+      { path: ['b', 1], text: 'PEM TEXT' },
+      { path: ['b', 2, 'c'], text: '${PEM}' },
+      { path: ['d'], text: 'PEM env' },
+    ]);
+  });
+
+  test('secrets are never noted, however they were given; a document with a problem notes nothing', async () => {
+    const secrets = await noted('s: PEM literal\nt: ${env:E}\nu: ${file:certs/ca.pem}\n', [['s'], ['t'], ['u']], { E: 'PEM env' });
+    expect(secrets.found).toEqual([]);
+    const failed = await noted('a: PEM one\nb: ${env:MISSING}\n');
+    expect(failed.value).toBeUndefined();
+    expect(failed.found).toEqual([]);
+  });
+});

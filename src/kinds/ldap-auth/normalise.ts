@@ -1,4 +1,5 @@
 import type { Address } from '../../core/address.js';
+import type { JsonObject } from '../../core/json.js';
 import type { DesiredResource, DesiredState, ManagedCollection } from '../../core/resource.js';
 import type { ResolvedDocument } from '../../load/document.js';
 import type { KindContext } from '../kind.js';
@@ -11,6 +12,7 @@ import { LDAP_SECRET_FIELDS, LDAP_WRITE_ONLY_FIELDS } from './schema-fields.js';
 import { asLdapDocuments, LDAP_METHOD_TYPE, type LdapAuthDocument } from './types.js';
 import { policyDependencies } from './policy-names.js';
 import { canonicalName, normaliseGroupList, normalisePolicies, normaliseTokenPolicies } from './values.js';
+import { ListMemo } from './list-memo.js';
 import { goToLower } from '../../values/index.js';
 
 export { normaliseLiveConfig, ldapConfigDefaults } from './config-form.js';
@@ -47,11 +49,10 @@ function desiredMount(group: MountGroup, ctx: KindContext): DesiredState {
   // Without a managed config the server's case rule decides: names stay as declared until the
   // live config is read (name-case.ts).
   const caseSensitive = group.configDoc ? group.caseSensitiveNames : true;
-  const groups = desiredGroups(group, addresses, parent, caseSensitive);
-  const declared = new Map(groups.map((g) => [g.address.segments.at(-1)!, g.address]));
-  // Names kept as declared may still fold to one: a user's `admins` then depends on `Admins`.
-  if (!group.configDoc) for (const g of groups) declared.set(goToLower(g.address.segments.at(-1)!), g.address);
-  const users = desiredUsers(group, addresses, parent, declared, caseSensitive);
+  const lists = new MountLists(group, parent, caseSensitive);
+  const groups = desiredGroups(group, addresses, caseSensitive, lists);
+  lists.declareGroups(groups);
+  const users = desiredUsers(group, addresses, caseSensitive, lists);
   const prune = ctx.prune || group.docs.some((d) => d.data.prune === true);
   return {
     resources: [mount, ...(config ? [config] : []), ...groups, ...users],
@@ -81,52 +82,123 @@ function desiredConfig(group: MountGroup, doc: LdapAuthDocument, addresses: Ldap
   };
 }
 
-function desiredGroups(group: MountGroup, addresses: LdapMountAddresses, parent: Address, caseSensitive: boolean): DesiredResource[] {
-  return group.docs.flatMap((doc) =>
-    Object.entries(doc.data.groups ?? {}).map(([name, entry]) => {
-      const policies = normalisePolicies(entry?.policies);
-      return {
+function desiredGroups(group: MountGroup, addresses: LdapMountAddresses, caseSensitive: boolean, lists: MountLists): DesiredResource[] {
+  const out: DesiredResource[] = [];
+  for (const doc of group.docs) {
+    const declared = doc.data.groups ?? {};
+    for (const name of Object.keys(declared)) {
+      const { attrs, dependsOn } = lists.groupShape(declared[name]?.policies);
+      out.push({
         address: addresses.group(canonicalName(name, caseSensitive)),
         resourceType: LDAP_RESOURCE_TYPES.group,
-        attrs: { policies },
-        writeOnly: {},
-        sensitiveFields: [],
-        dependsOn: [parent, ...policyDependencies(group.cluster, group.namespace, policies)],
-      };
-    }),
-  );
+        attrs,
+        writeOnly: NO_WRITE_ONLY,
+        sensitiveFields: NO_SENSITIVE_FIELDS,
+        dependsOn,
+      });
+    }
+  }
+  return out;
 }
 
 /** Users depend on the declared groups and the policies they list, so those are written first. */
-function desiredUsers(
-  group: MountGroup,
-  addresses: LdapMountAddresses,
-  parent: Address,
-  declaredGroups: ReadonlyMap<string, Address>,
-  caseSensitive: boolean,
-): DesiredResource[] {
+function desiredUsers(group: MountGroup, addresses: LdapMountAddresses, caseSensitive: boolean, lists: MountLists): DesiredResource[] {
   // Plain loops: this runs once per user, and a manifest may hold tens of thousands.
   const users: DesiredResource[] = [];
   for (const doc of group.docs) {
     const declared = doc.data.users ?? {};
     for (const name of Object.keys(declared)) {
       const entry = declared[name];
-      const groups = normaliseGroupList(entry?.groups, caseSensitive);
-      const policies = normalisePolicies(entry?.policies);
-      const dependsOn = [parent, ...policyDependencies(group.cluster, group.namespace, policies)];
-      for (const g of groups) {
-        const dep = declaredGroups.get(g) ?? (group.configDoc ? undefined : declaredGroups.get(goToLower(g)));
-        if (dep) dependsOn.push(dep);
-      }
+      const { attrs, dependsOn } = lists.userShape(entry?.policies, entry?.groups);
       users.push({
         address: addresses.user(canonicalName(name, caseSensitive)),
         resourceType: LDAP_RESOURCE_TYPES.user,
-        attrs: { policies, groups },
-        writeOnly: {},
-        sensitiveFields: [],
+        attrs,
+        writeOnly: NO_WRITE_ONLY,
+        sensitiveFields: NO_SENSITIVE_FIELDS,
         dependsOn,
       });
     }
   }
   return users;
+}
+
+/** Frozen, typed as the field it fills: shared by many objects, a write to it throws instead of changing the others'. */
+function frozen<T extends object>(value: T): T {
+  Object.freeze(value);
+  return value;
+}
+
+// Groups and users have no write-only or secret fields: one empty value for all of them.
+const NO_WRITE_ONLY: DesiredResource['writeOnly'] = frozen({});
+const NO_SENSITIVE_FIELDS: string[] = frozen([]);
+
+/** What the groups or users of one mount that name the same lists share. */
+interface Shape {
+  attrs: JsonObject;
+  dependsOn: Address[];
+}
+
+/**
+ * The normalised lists of one mount's groups and users, and what follows from them (attrs and
+ * dependencies), each worked out once per distinct list or pair of lists: 10,000 users naming
+ * 1,000 group lists and 100 policy lists made 10,000 of each. What is shared is frozen.
+ */
+class MountLists {
+  readonly #group: MountGroup;
+  /** Before every group and user: the method (and its config, when managed). */
+  readonly #parent: Address;
+  readonly #policies = new ListMemo(normalisePolicies);
+  readonly #groups: ListMemo;
+  /** The declared groups by name (and, while names keep their case, by lower-cased name). */
+  readonly #declared = new Map<string, Address>();
+  readonly #groupShapes = new Map<readonly string[], Shape>();
+  /** By policies, then groups, each list as its memo gives it (one array per distinct list). */
+  readonly #userShapes = new Map<readonly string[], Map<readonly string[], Shape>>();
+
+  constructor(group: MountGroup, parent: Address, caseSensitive: boolean) {
+    this.#group = group;
+    this.#parent = parent;
+    this.#groups = new ListMemo((value) => normaliseGroupList(value, caseSensitive));
+  }
+
+  /** Before any user's shape: the groups users listing them depend on. */
+  declareGroups(groups: readonly DesiredResource[]): void {
+    for (const g of groups) this.#declared.set(g.address.segments.at(-1)!, g.address);
+    // Names kept as declared may still fold to one: a user's `admins` then depends on `Admins`.
+    if (!this.#group.configDoc) for (const g of groups) this.#declared.set(goToLower(g.address.segments.at(-1)!), g.address);
+  }
+
+  groupShape(policiesValue: unknown): Shape {
+    const policies = this.#policies.of(policiesValue);
+    let shape = this.#groupShapes.get(policies);
+    if (shape === undefined) {
+      shape = { attrs: frozen({ policies: policies as string[] }), dependsOn: frozen(this.#dependencies(policies)) };
+      this.#groupShapes.set(policies, shape);
+    }
+    return shape;
+  }
+
+  userShape(policiesValue: unknown, groupsValue: unknown): Shape {
+    const policies = this.#policies.of(policiesValue);
+    const groups = this.#groups.of(groupsValue);
+    let byGroups = this.#userShapes.get(policies);
+    if (byGroups === undefined) this.#userShapes.set(policies, (byGroups = new Map<readonly string[], Shape>()));
+    let shape = byGroups.get(groups);
+    if (shape === undefined) {
+      const dependsOn = this.#dependencies(policies);
+      for (const g of groups) {
+        const dep = this.#declared.get(g) ?? (this.#group.configDoc ? undefined : this.#declared.get(goToLower(g)));
+        if (dep) dependsOn.push(dep);
+      }
+      shape = { attrs: frozen({ policies: policies as string[], groups: groups as string[] }), dependsOn: frozen(dependsOn) };
+      byGroups.set(groups, shape);
+    }
+    return shape;
+  }
+
+  #dependencies(policies: readonly string[]): Address[] {
+    const { cluster, namespace } = this.#group;
+    return [this.#parent, ...policyDependencies(cluster, namespace, policies)];
+  }
 }

@@ -9,6 +9,7 @@ import { forEachDesiredAuthMount, readAuthMount } from '../auth-mount/read.js';
 import { authMethodAddress, type AuthMountScope } from '../auth-mount/scope.js';
 import { LDAP_CONFIG_SHAPE, LDAP_GROUP_SHAPE, LDAP_USER_SHAPE } from './live-shapes.js';
 import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normalisePolicies } from './normalise.js';
+import { ListMemo } from './list-memo.js';
 import { LDAP_METHOD_TYPE } from './types.js';
 import { ldapFieldsLackedBy } from './schema-fields.js';
 import { describeIntroduced, describeRelease, serverRelease } from '../server-release.js';
@@ -82,6 +83,10 @@ export async function readScope(scope: AuthMountScope, authTable: JsonObject | n
   const groupNames = addressableNames(listedGroups, base.child('groups'), 'a group', live.notes);
   const userNames = addressableNames(listedUsers, base.child('users'), 'a user', live.notes);
 
+  // Thousands of answers hold the same few lists: each distinct one normalised once (ListMemo),
+  // its frozen result shared by every object that holds it.
+  const policyLists = new ListMemo(normalisePolicies);
+  const groupLists = new ListMemo((value) => normaliseGroupList(value, caseSensitive));
   // Pulled a few at a time rather than all queued at once: see forEachBounded.
   // Read each time a read may start: the client's adaptive limit moves during the plan.
   const parallel = (): number => client.concurrency;
@@ -89,7 +94,7 @@ export async function readScope(scope: AuthMountScope, authTable: JsonObject | n
     forEachBounded(groupNames, parallel, (name) => {
       const addr = base.child('groups', name);
       return readShaped(client, addr.path, LDAP_GROUP_SHAPE).then((data) => {
-        if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: normalisePolicies(data['policies']) } }, observe);
+        if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: policyLists.of(data['policies']) as string[] } }, observe);
         else record(live, addr, null);
       });
     }),
@@ -102,7 +107,7 @@ export async function readScope(scope: AuthMountScope, authTable: JsonObject | n
           {
             address: addr,
             resourceType: 'ldap.user',
-            attrs: { policies: normalisePolicies(data['policies']), groups: normaliseGroupList(data['groups'], caseSensitive) },
+            attrs: { policies: policyLists.of(data['policies']) as string[], groups: groupLists.of(data['groups']) as string[] },
           },
           observe,
         );

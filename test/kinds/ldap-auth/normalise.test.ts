@@ -191,6 +191,31 @@ describe('groups, users, mount and collections', () => {
     expect(desiredLdapAuth(docs, ctx).collections.map((c) => c.prune)).toEqual([false, false]);
   });
 
+  test('users and groups naming the same lists share their attrs and dependencies, frozen, each as if built alone', async () => {
+    const docs = await ldapDocs([
+      `${HEADER}groups:\n  G1: { policies: [p] }\n  g2: { policies: [p] }\n  g3: { policies: [q] }\nusers:\n` +
+        '  a: { policies: [X, y], groups: [g1, G3] }\n  b: { policies: [X, y], groups: [g1, G3] }\n  c: { policies: "X,y", groups: [g1] }\n  d: { groups: [g1] }\n  e: {}\n',
+    ]);
+    const map = byAddress(desiredLdapAuth(docs, ctx).resources);
+    const user = (name: string) => map.get(`default:auth/ldap/users/${name}`)!;
+    const group = (name: string) => map.get(`default:auth/ldap/groups/${name}`)!;
+    expect(user('a').attrs).toEqual({ policies: ['x', 'y'], groups: ['G3', 'g1'] });
+    expect(user('c').attrs).toEqual({ policies: ['x', 'y'], groups: ['g1'] });
+    expect(user('d').attrs).toEqual({ policies: [], groups: ['g1'] });
+    expect(user('e').attrs).toEqual({ policies: [], groups: [] });
+    // Names keep their case until the live config says (no config here): g1 still depends on G1.
+    expect(user('a').dependsOn.map(String)).toEqual(['default:sys/auth/ldap', 'default:sys/policies/acl/x', 'default:sys/policies/acl/y', 'default:auth/ldap/groups/g3', 'default:auth/ldap/groups/G1']);
+    expect(user('d').dependsOn.map(String)).toEqual(['default:sys/auth/ldap', 'default:auth/ldap/groups/G1']);
+    expect(user('b').attrs).toBe(user('a').attrs);
+    expect(user('b').dependsOn).toBe(user('a').dependsOn);
+    expect(group('g2').attrs).toBe(group('G1').attrs);
+    expect(group('g3').attrs).toEqual({ policies: ['q'] });
+    for (const shared of [user('a').attrs, user('a').attrs['policies'], user('a').dependsOn, user('a').writeOnly, user('a').sensitiveFields]) {
+      expect(Object.isFrozen(shared)).toBe(true);
+    }
+    expect(() => user('a').dependsOn.push(user('a').address)).toThrow(TypeError);
+  });
+
   test('inputs are not mutated', async () => {
     const docs = await ldapDocs([configDoc('token_ttl: 1h', 'url: LDAP://A') + 'users:\n  Bob: { groups: "b,a" }\n']);
     const before = JSON.stringify(docs.map((d) => d.data));
