@@ -5,11 +5,10 @@ import { Diagnostics, type DiagnosticOrigin } from '../core/diagnostics.js';
 import { isApiError, isTransportError } from '../client/errors.js';
 import type { JsonValue } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanNote, type Refusal, type Unmanaged } from '../core/plan.js';
-import type { DesiredResource, DesiredState, LiveResource, LiveState } from '../core/resource.js';
+import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import type { RedactionSet } from '../core/redaction.js';
 import { collectSecretTexts, scrub } from '../core/secret.js';
-import { diffResources, LiveDiff, type DiffOptions } from '../diff/diff.js';
-import { IdleWork } from './idle-work.js';
+import { diffResources } from '../diff/diff.js';
 import type { ClientPool, KindModule, PlanFlags } from '../kinds/kind.js';
 import { orderChanges, selectTargets } from '../order/order.js';
 import type { Prepared } from '../validate/types.js';
@@ -69,31 +68,23 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   // documents a located error; everything else still plans.
   const unserved = new UnservedFeatures(prepared, pool);
   const probed = await unserved.probe(kindsOf(prepared));
-  // Each object is compared as its answer comes, while the other reads are in flight.
-  const idle = new IdleWork();
-  const early = probed.map(({ kind, state }) => (kind.plan ? undefined : comparingAsRead(state, { syncSecrets: opts.flags.syncSecrets }, idle)));
   let readFailed = false;
   const reads = await Promise.all(
-    probed.map(({ kind, state }, i) =>
-      unserved.readServed(kind, state, early[i]?.observe).catch((err: unknown) => {
+    probed.map(({ kind, state }) =>
+      unserved.readServed(kind, state).catch((err: unknown) => {
         readFailed = true;
         diagnostics.add({ severity: 'error', origin: originOfFailure(err), message: `reading live state failed: ${describeError(err, redaction)}` });
         return undefined;
       }),
     ),
   );
-  idle.finish();
   diagnostics.append(unserved.diags);
   // A kind that could not be read would plan its objects as missing: no plan rather than a wrong one.
   if (readFailed) return empty();
-  const kindsInUse: Array<{ kind: KindModule; state: DesiredState; live: LiveState; diff?: LiveDiff }> = [];
-  probed.forEach(({ kind, state }, i) => {
+  const kindsInUse: Array<{ kind: KindModule; state: DesiredState; live: LiveState }> = [];
+  probed.forEach(({ kind }, i) => {
     const read = reads[i];
-    if (!read) return;
-    const settled = kind.settle ? kind.settle(read.state, read.live) : read.state;
-    // The early comparisons stand only for the state they were made against (not one a server's
-    // setting settled differently, nor one left without a cluster that lacks the kind).
-    kindsInUse.push({ kind, state: settled, live: read.live, ...(settled === state && early[i] ? { diff: early[i].diff } : {}) });
+    if (read) kindsInUse.push({ kind, state: kind.settle ? kind.settle(read.state, read.live) : read.state, live: read.live });
   });
   const desired = new AddressMap<DesiredEntry>();
   for (const { kind, state } of kindsInUse) {
@@ -106,11 +97,11 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   // One kind read (the common run) lends its record as it is: tens of thousands of keys are not copied into another.
   const observed: Record<string, JsonValue | null> = kindsInUse.length === 1 ? kindsInUse[0]!.live.observed : {};
   const refusals: Refusal[] = [];
-  for (const { kind, state, live, diff } of kindsInUse) {
+  for (const { kind, state, live } of kindsInUse) {
     kind.reviewAgainstLive?.(prepared.documents.get(kind.kind) ?? [], state, live, diagnostics);
     const planned = kind.plan
       ? kind.plan(state, live, opts.flags)
-      : { ...(diff ? diff.finish(live) : diffResources(state, live, { syncSecrets: opts.flags.syncSecrets })), notes: [], errors: [] };
+      : { ...diffResources(state, live, { syncSecrets: opts.flags.syncSecrets }), notes: [], errors: [] };
     changes.push(...planned.changes);
     unmanaged.push(...planned.unmanaged);
     notes.push(...live.notes, ...planned.notes);
@@ -143,27 +134,6 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
     redaction,
   };
 }
-
-/**
- * A diff of `state` fed in idle slices as the read tells each object: once the read tells the
- * first, its index of the desired objects is built a few hundred at a time, then each object is
- * compared as it comes. (A read that tells none, an apply's of a mount not there yet, costs no
- * index.)
- */
-function comparingAsRead(state: DesiredState, opts: DiffOptions, idle: IdleWork): { diff: LiveDiff; observe: (resource: LiveResource) => void } {
-  const diff = new LiveDiff(state, opts);
-  let indexing = false;
-  const observe = (resource: LiveResource): void => {
-    if (!indexing) {
-      indexing = true;
-      for (let i = 0; i < state.resources.length; i += INDEXED_PER_TASK) idle.add(() => diff.indexSome(INDEXED_PER_TASK));
-    }
-    idle.add(() => diff.feed(resource));
-  };
-  return { diff, observe };
-}
-
-const INDEXED_PER_TASK = 256;
 
 /**
  * The access review of the plan's changes (kinds with reviewAccess: who gains or loses which

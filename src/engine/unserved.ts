@@ -1,5 +1,5 @@
 import { Diagnostics } from '../core/diagnostics.js';
-import type { DesiredState, LiveResource, LiveState } from '../core/resource.js';
+import type { DesiredState, LiveState } from '../core/resource.js';
 import { reportedVersion, servesFeature, UnservedPathError } from '../kinds/feature.js';
 import type { ClientPool, KindModule } from '../kinds/kind.js';
 import type { ResolvedDocument } from '../load/document.js';
@@ -49,12 +49,11 @@ export class UnservedFeatures {
    * tell, e.g. a kind without one) reports that cluster's documents and reads the rest again.
    * Undefined when nothing of the kind is left to read.
    */
-  async readServed(kind: KindModule, state: DesiredState, observe?: (resource: LiveResource) => void): Promise<{ state: DesiredState; live: LiveState } | undefined> {
+  async readServed(kind: KindModule, state: DesiredState): Promise<{ state: DesiredState; live: LiveState } | undefined> {
     let left: DesiredState | undefined = state;
     while (left) {
       try {
-        // Only the first read is observed: what an abandoned one told would not be the state read.
-        return { state: left, live: await kind.read(left, this.pool, left === state ? observe : undefined) };
+        return { state: left, live: await kind.read(left, this.pool) };
       } catch (err) {
         if (!(err instanceof UnservedPathError)) throw err;
         await this.#report(kind, [err.cluster], `${err.method} ${err.path}`);

@@ -5,7 +5,7 @@ import type { Address } from '../core/address.js';
 import type { ClusterTarget } from '../core/cluster.js';
 import type { Diagnostics, SourcePos } from '../core/diagnostics.js';
 import type { Change, PlanNote, Refusal, Unmanaged } from '../core/plan.js';
-import type { DesiredResource, DesiredState, LiveResource, LiveState } from '../core/resource.js';
+import type { DesiredResource, DesiredState, LiveState } from '../core/resource.js';
 import type { ClusterClient } from '../client/types.js';
 import type { ResolvedDocument, ValuePath } from '../load/document.js';
 import type { ServerFeature } from './feature.js';
@@ -129,12 +129,8 @@ export interface KindModule<T = Record<string, unknown>> {
   validate(docs: ReadonlyArray<ResolvedDocument<T>>, diags: Diagnostics, ctx: KindContext): void;
   /** Normalised desired objects (inputs are not mutated). Only called when validation passed. */
   desired(docs: ReadonlyArray<ResolvedDocument<T>>, ctx: KindContext): DesiredState;
-  /**
-   * Reads the live objects the desired state concerns (every collection in full). `observe`,
-   * when given, may be told each object as it is read, before the whole state is (the engine
-   * compares it while the other reads are in flight); telling it some or none is as correct.
-   */
-  read(desired: DesiredState, clients: ClientPool, observe?: (resource: LiveResource) => void): Promise<LiveState>;
+  /** Reads the live objects the desired state concerns (every collection in full). */
+  read(desired: DesiredState, clients: ClientPool): Promise<LiveState>;
   /**
    * The desired state once the live state is read, where a server setting the manifests leave
    * unmanaged decides a desired value (an LDAP mount's name case when its config is not

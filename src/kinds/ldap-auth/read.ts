@@ -21,9 +21,9 @@ import { jsonEqual } from '../../core/json.js';
  * groups and users in full (LIST, then one GET each, all in parallel under the client's
  * concurrency bound). A missing mount means nothing below it exists yet.
  */
-export async function readLdapAuth(desired: DesiredState, clients: ClientPool, observe?: LiveObserver): Promise<LiveState> {
+export async function readLdapAuth(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
   const live: LiveState = { resources: [], observed: {}, notes: [] };
-  await forEachDesiredAuthMount(desired, clients, (scope, table, client) => readScope(scope, table, client, live, observe));
+  await forEachDesiredAuthMount(desired, clients, (scope, table, client) => readScope(scope, table, client, live));
   live.notes.push(...await lackedFieldNotes(desired, live, clients));
   return live;
 }
@@ -53,10 +53,9 @@ async function lackedFieldNotes(desired: DesiredState, live: LiveState, clients:
 
 /**
  * Reads one LDAP method (its mount entry taken from the already-read `sys/auth` table) into
- * `live`: what plan compares and what export writes out. `observe` is told each group and user
- * as its answer comes (the rest are few).
+ * `live`: what plan compares and what export writes out.
  */
-export async function readScope(scope: AuthMountScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState, observe?: LiveObserver): Promise<void> {
+export async function readScope(scope: AuthMountScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
   // Fields of a later release (or of the other product) are neither compared nor written.
   const lacking = ldapFieldsLackedBy(await serverRelease(client));
   const lackedFields = [...lacking].sort();
@@ -94,7 +93,7 @@ export async function readScope(scope: AuthMountScope, authTable: JsonObject | n
     forEachBounded(groupNames, parallel, (name) => {
       const addr = base.child('groups', name);
       return readShaped(client, addr.path, LDAP_GROUP_SHAPE).then((data) => {
-        if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: policyLists.of(data['policies']) as string[] } }, observe);
+        if (data) push(live, { address: addr, resourceType: 'ldap.group', attrs: { policies: policyLists.of(data['policies']) as string[] } });
         else record(live, addr, null);
       });
     }),
@@ -102,27 +101,20 @@ export async function readScope(scope: AuthMountScope, authTable: JsonObject | n
       const addr = base.child('users', name);
       return readShaped(client, addr.path, LDAP_USER_SHAPE).then((data) => {
         if (!data) return record(live, addr, null);
-        push(
-          live,
-          {
-            address: addr,
-            resourceType: 'ldap.user',
-            attrs: { policies: policyLists.of(data['policies']) as string[], groups: groupLists.of(data['groups']) as string[] },
-          },
-          observe,
-        );
+        push(live, {
+          address: addr,
+          resourceType: 'ldap.user',
+          attrs: { policies: policyLists.of(data['policies']) as string[], groups: groupLists.of(data['groups']) as string[] },
+        });
       });
     }),
   ]);
 }
 
-function push(live: LiveState, r: LiveResource, observe?: LiveObserver): void {
+function push(live: LiveState, r: LiveResource): void {
   live.resources.push(r);
   record(live, r.address, r.attrs);
-  observe?.(r);
 }
-
-type LiveObserver = (resource: LiveResource) => void;
 
 function record(live: LiveState, address: Address, attrs: JsonObject | null): void {
   live.observed[address.toString()] = attrs;
