@@ -70,7 +70,15 @@ function entryOfMessage(e: SearchEntry): LdapEntry {
 export interface LimitedSearch {
   entries: LdapEntry[];
   complete: boolean;
+  /** The page size the directory took (below the one asked for when it refused that one); undefined unpaged. */
+  pageSize?: number;
 }
+
+/**
+ * RFC 4511 adminLimitExceeded: what slapd answers a page larger than its `size.pr` limit
+ * ("illegal pagedResults page size", limits.c limits_check), naming no size it would take.
+ */
+const ADMIN_LIMIT_EXCEEDED = 11;
 
 /**
  * A search (paged when `spec.pageSize` > 0) that answers the directory's size limit with the
@@ -89,15 +97,21 @@ export async function searchUpToLimit(client: Client, spec: SearchSpec): Promise
   const derefAliases = DEREF[(spec.deref ?? 'never') as DereferenceAliases] ?? 'never';
   const entries: LdapEntry[] = [];
   let cookie: Buffer | undefined;
+  let pageSize = spec.pageSize && spec.pageSize > 0 ? spec.pageSize : undefined;
   for (;;) {
-    const control = spec.pageSize && spec.pageSize > 0 ? new PagedResultsControl({ value: { size: spec.pageSize, ...(cookie ? { cookie } : {}) } }) : undefined;
+    const control = pageSize ? new PagedResultsControl({ value: { size: pageSize, ...(cookie ? { cookie } : {}) } }) : undefined;
     const request = new SearchRequest({ messageId: internals._nextMessageId.call(client), baseDN: spec.base, scope: spec.scope ?? 'sub', derefAliases, filter, attributes, sizeLimit: spec.sizeLimit ?? 0, controls: control ? [control] : [] });
     const response = await internals._send.call(client, request);
+    // A first page refused for its size: half as large, until one is taken (at most log2(size) requests).
+    if (response.status === ADMIN_LIMIT_EXCEEDED && pageSize !== undefined && pageSize > 1 && cookie === undefined) {
+      pageSize = Math.floor(pageSize / 2);
+      continue;
+    }
     if (response.status !== MessageResponseStatus.Success && response.status !== MessageResponseStatus.SizeLimitExceeded) throw StatusCodeParser.parse(response);
     for (const e of response.searchEntries) entries.push(entryOfMessage(e));
-    if (response.status === MessageResponseStatus.SizeLimitExceeded) return { entries, complete: false };
+    if (response.status === MessageResponseStatus.SizeLimitExceeded) return { entries, complete: false, ...(pageSize ? { pageSize } : {}) };
     const next = response.controls?.find((c): c is PagedResultsControl => c instanceof PagedResultsControl)?.value?.cookie;
-    if (!control || !next?.length || response.searchEntries.length === 0) return { entries, complete: true };
+    if (!control || !next?.length || response.searchEntries.length === 0) return { entries, complete: true, ...(pageSize ? { pageSize } : {}) };
     cookie = next;
   }
 }

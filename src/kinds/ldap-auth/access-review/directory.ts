@@ -131,10 +131,15 @@ function enumerate(pool: ConnectionPool, s: LoginDirectorySettings): Promise<Lda
  * any connection can carry it, not only one not paging already.
  */
 function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize' | 'sizeLimit'>>, splitOn: string, what: string): Promise<LdapEntry[]> {
+  // Lowered for the rest of the listing when the directory refuses a page this large (its size.pr).
+  let pageSize = PAGE_SIZE;
+  const paged = async (filter: string) => {
+    const found = await pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, pageSize }), true);
+    if (found.pageSize !== undefined && found.pageSize < pageSize) pageSize = found.pageSize;
+    return found;
+  };
   const search = (filter: string, shownLimit: number | undefined) =>
-    shownLimit !== undefined && shownLimit <= PAGE_SIZE
-      ? pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, sizeLimit: shownLimit }))
-      : pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, pageSize: PAGE_SIZE }), true);
+    shownLimit !== undefined && shownLimit <= pageSize ? pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, sizeLimit: shownLimit })) : paged(filter);
   return listWithinLimit(search, spec.filter, splitOn, what);
 }
 
