@@ -68,8 +68,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
       const certificates: FoundTexts = [];
       const data = await schemaAndReferences(doc, schemaFile, secretPaths, { ...referenceOpts, textsHolding: { needle: CERTIFICATE_BEGIN, found: certificates } }, diags);
       if (data !== undefined) ok.push({ source: doc, kind, data: data as Record<string, unknown> });
-      if (certificates.length > 0) certificateTexts.set(doc, certificates);
       else if (kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
+      if (certificates.length > 0) certificateTexts.set(doc, certificates);
     }
     resolved.set(kind, ok);
   }
