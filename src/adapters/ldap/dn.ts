@@ -92,22 +92,20 @@ class ValueText {
   #done = '';
   #bytes: number[] = [];
   #trailingSpaces = 0;
-  #length = 0;
 
+  /** Nothing taken in since the last take (every text given is at least one character). */
   empty(): boolean {
-    return this.#length === 0;
+    return this.#done === '' && this.#bytes.length === 0;
   }
 
   byte(b: number): void {
     this.#bytes.push(b);
-    this.#length++;
     this.#trailingSpaces = 0;
   }
 
   text(t: string, isSpace: boolean): void {
     this.#flush();
     this.#done += t;
-    this.#length++;
     this.#trailingSpaces = isSpace ? this.#trailingSpaces + 1 : 0;
   }
 
@@ -115,7 +113,6 @@ class ValueText {
     this.#flush();
     const out = this.#done.slice(0, this.#done.length - this.#trailingSpaces);
     this.#done = '';
-    this.#length = 0;
     this.#trailingSpaces = 0;
     return out;
   }
