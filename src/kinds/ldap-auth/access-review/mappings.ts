@@ -14,8 +14,8 @@ export interface MethodMappings {
   users: ReadonlyMap<string, LocalUserMapping>;
 }
 
-/** The method's mappings as read from the server (the plan's observed objects). */
-export function mappingsBefore(method: Address, observed: Readonly<Record<string, JsonValue | null>>): MethodMappings {
+/** The method's mappings as read from the server (the plan's observed objects); `config` when the caller has it already. */
+export function mappingsBefore(method: Address, observed: Readonly<Record<string, JsonValue | null>>, config = configBefore(method, observed)): MethodMappings {
   const groups = new Map<string, readonly string[]>();
   const users = new Map<string, LocalUserMapping>();
   // Observed keys are Address texts (no address parsed for each of the plan's objects).
@@ -28,11 +28,11 @@ export function mappingsBefore(method: Address, observed: Readonly<Record<string
     const user = memberOf(key, usersAt);
     if (user !== undefined) users.set(user, { policies: texts(value['policies']), groups: texts(value['groups']) });
   }
-  return { config: configBefore(method, observed), groups, users };
+  return { config, groups, users };
 }
 
-/** The mappings once the plan's changes under the method are made (what apply leaves). */
-export function mappingsAfter(method: Address, before: MethodMappings, changes: readonly Change[]): MethodMappings {
+/** The mappings once the plan's changes under the method are made (what apply leaves); `config` when the caller has it already. */
+export function mappingsAfter(method: Address, before: MethodMappings, changes: readonly Change[], config = configAfter(method, before.config, changes)): MethodMappings {
   const groups = new Map(before.groups);
   const users = new Map(before.users);
   const { groupsAt, usersAt } = memberPrefixes(method);
@@ -50,7 +50,7 @@ export function mappingsAfter(method: Address, before: MethodMappings, changes: 
       else users.delete(user);
     }
   }
-  return { config: configAfter(method, before.config, changes), groups, users };
+  return { config, groups, users };
 }
 
 /** The method's config as read from the server; undefined when the method does not exist. */

@@ -29,8 +29,8 @@ export async function reviewLdapAccess(input: AccessReviewInput, read: Directory
     if (!configWas && !configWillBe) continue;
     try {
       const mappings = (): [MethodMappings, MethodMappings] => {
-        const before = mappingsBefore(method, input.observed);
-        return [before, mappingsAfter(method, before, changes)];
+        const before = mappingsBefore(method, input.observed, configWas);
+        return [before, mappingsAfter(method, before, changes, configWillBe)];
       };
       result.accessChanges.push(...(await reviewMethod(method, [configWas, configWillBe], mappings, input.desired, read)));
       result.reviewed.push(method);
