@@ -94,29 +94,37 @@ try {
   const applied = await measureProcess('./measure-cli.mjs', ['apply', before, '--auto-approve', '--access-review', 'off'], { ...env, BENCH_CPU_PROF: '' });
   if (applied.code !== 0) throw new Error(`apply exited ${applied.code}: ${applied.stderr}`);
 
-  const runs = [];
+  // BENCH_CLI_B=<path to another build's dist/cli.js>: that build runs too, interleaved with
+  // this one in every repetition (an A/B that meets the same machine; one row each).
+  const variants = [{ name: 'this build', env: {} }, ...(process.env.BENCH_CLI_B ? [{ name: 'BENCH_CLI_B', env: { BENCH_CLI: process.env.BENCH_CLI_B } }] : [])];
+  const runs = variants.map(() => []);
   for (let rep = 0; rep < REPEATS; rep++) {
-    const off = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'off'], { ...env, BENCH_CPU_PROF: '' });
-    const slapdCpu0 = slapdCpuMs();
-    // BENCH_CPU_PROF=<dir>: the reviewed plan writes a V8 CPU profile there (measure-cli.mjs).
-    const on = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'require', '--format', 'json'], { ...env, BENCH_COUNT_LDAP: '1' });
-    on.slapdCpuMs = slapdCpuMs() - slapdCpu0;
-    if (off.code !== 0 || on.code !== 0) throw new Error(`plan exited ${off.code} / ${on.code}: ${on.stderr}`);
-    runs.push({ off, on });
+    for (const [v, variant] of variants.entries()) {
+      const off = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'off'], { ...env, ...variant.env, BENCH_CPU_PROF: '' });
+      const slapdCpu0 = slapdCpuMs();
+      // BENCH_CPU_PROF=<dir>: the reviewed plan writes a V8 CPU profile there (measure-cli.mjs).
+      const on = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'require', '--format', 'json'], { ...env, ...variant.env, BENCH_COUNT_LDAP: '1' });
+      on.slapdCpuMs = slapdCpuMs() - slapdCpu0;
+      if (off.code !== 0 || on.code !== 0) throw new Error(`plan exited ${off.code} / ${on.code}: ${on.stderr}`);
+      runs[v].push({ off, on });
+    }
   }
-  const m = (pick) => median(runs.map(pick));
-  const off = m((r) => r.off.wallMs);
-  const on = m((r) => r.on.wallMs);
   const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const n = (x) => x.toLocaleString('en-US');
   console.log(`lockstep bench: the access review, ${n(USERS)} directory users in ${n(GROUPS)} groups (slapd${INDEXED ? ', uid, cn and member attributes indexed' : ', no indexes'}, loaded in ${f(loadMs)}), serve; medians of ${REPEATS} runs`);
   console.log('| plan of one group changed | users | groups | wall, review off | wall, review on | review adds | ratio | CPU off / on | slapd CPU | searches (size-limited) | entries | peak RSS |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-  const rss = Math.max(...runs.map((r) => r.on.maxRssKb));
-  const { ldap } = runs[0].on;
-  console.log(
-    `| --access-review off / require | ${n(USERS)} | ${n(GROUPS)} | ${f(off)} | ${f(on)} | ${f(on - off)} | ${(on / off).toFixed(2)} | ${f(m((r) => r.off.cpuMs))} / ${f(m((r) => r.on.cpuMs))} | ${f(m((r) => r.on.slapdCpuMs))} | ${n(ldap.searches)} (${n(ldap.sizeLimited)}) | ${n(ldap.entries)} | ${Math.round(rss / 1024)} MB |`,
-  );
+  for (const [v, variant] of variants.entries()) {
+    const m = (pick) => median(runs[v].map(pick));
+    const off = m((r) => r.off.wallMs);
+    const on = m((r) => r.on.wallMs);
+    const rss = Math.max(...runs[v].map((r) => r.on.maxRssKb));
+    const { ldap } = runs[v][0].on;
+    const label = variants.length > 1 ? `${variant.name}: off / require` : '--access-review off / require';
+    console.log(
+      `| ${label} | ${n(USERS)} | ${n(GROUPS)} | ${f(off)} | ${f(on)} | ${f(on - off)} | ${(on / off).toFixed(2)} | ${f(m((r) => r.off.cpuMs))} / ${f(m((r) => r.on.cpuMs))} | ${f(m((r) => r.on.slapdCpuMs))} | ${n(ldap.searches)} (${n(ldap.sizeLimited)}) | ${n(ldap.entries)} | ${Math.round(rss / 1024)} MB |`,
+    );
+  }
 } finally {
   await server.close();
   await slapd.stop();
