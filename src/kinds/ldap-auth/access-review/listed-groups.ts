@@ -51,12 +51,6 @@ function equalityLeaves(f: Filter): Array<{ attribute: string; value: string }> 
   return undefined;
 }
 
-/** A value of a listed group: the group by its place in the listing. */
-interface Holder {
-  place: number;
-  value: string;
-}
-
 /**
  * The index of the listed groups; undefined when a group shows none of the compared attributes
  * (it matched the listing by a value it does not show) or a DN value no key can be made for.
@@ -85,13 +79,13 @@ export function indexGroups(entries: readonly LdapEntry[], listing: GroupListing
 /** The listed groups by the keys of the values that can match a user. */
 export class GroupIndex {
   readonly #entries: readonly LdapEntry[];
-  readonly #byName = new Map<string, Holder[]>();
-  readonly #byDn = new Map<string, Holder[]>();
-  /** dnKey by DN, each computed once: a user's DN is mostly a member value keyed already. */
-  readonly #dnKeys = new Map<string, string | undefined>();
+  readonly #names = new HeldValues(matchKey, false);
+  readonly #dns = new HeldValues(dnKey, true);
   /** The names of a set of groups by their places: users in the same groups share one list. */
   readonly #namesBySet = new Map<string, readonly string[]>();
   readonly #namesOf: (groups: readonly LdapEntry[]) => string[];
+  /** Places held only by a value equal by key, gathered for one groupsOf call (reused: no array per user). */
+  readonly #open: number[] = [];
 
   constructor(entries: readonly LdapEntry[], namesOf: (groups: readonly LdapEntry[]) => string[]) {
     this.#entries = entries;
@@ -100,15 +94,12 @@ export class GroupIndex {
 
   /** The group at `place` holds `value` in an attribute compared to the user's name. */
   holdsName(place: number, value: string): void {
-    add(this.#byName, matchKey(value), { place, value });
+    this.#names.add(place, value);
   }
 
   /** The group at `place` holds `value` in an attribute compared to the user's DN; false when it is no DN a key can be made for. */
   holdsDn(place: number, value: string): boolean {
-    const key = this.#dnKey(value);
-    if (key === undefined) return false;
-    add(this.#byDn, key, { place, value });
-    return true;
+    return this.#dns.add(place, value);
   }
 
   /**
@@ -117,32 +108,77 @@ export class GroupIndex {
    * list: not to be changed.
    */
   groupsOf(name: string, dn: string): readonly string[] | 'search' {
-    const key = this.#dnKey(dn);
-    if (key === undefined) return 'search';
-    const places: number[] = [];
-    const open: number[] = [];
-    for (const h of this.#byName.get(matchKey(name)) ?? []) (h.value === name ? places : open).push(h.place);
-    for (const h of this.#byDn.get(key) ?? []) (h.value === dn ? places : open).push(h.place);
+    const open = this.#open;
+    open.length = 0;
+    const byDn = this.#dns.placesOf(dn, open);
+    if (byDn === undefined) return 'search';
+    const byName = this.#names.placesOf(name, open)!;
+    const places = byName.length === 0 ? byDn : byDn.length === 0 ? byName : union(byName, byDn);
     if (open.some((p) => !places.includes(p))) return 'search';
-    // The user's few groups put in listing order, not the listing walked for each user.
-    places.sort((a, b) => a - b);
-    for (let i = places.length - 1; i > 0; i--) if (places[i] === places[i - 1]) places.splice(i, 1);
     const set = places.join(',');
     let names = this.#namesBySet.get(set);
     if (!names) this.#namesBySet.set(set, (names = this.#namesOf(places.map((p) => this.#entries[p]!))));
     return names;
   }
+}
 
-  #dnKey(dn: string): string | undefined {
-    if (this.#dnKeys.has(dn)) return this.#dnKeys.get(dn);
-    const key = dnKey(dn);
-    this.#dnKeys.set(dn, key);
-    return key;
+/**
+ * The values the listed groups hold in one kind of attribute (compared to the name, or to the
+ * DN), each distinct value once with the places of the groups holding it (ascending: groups
+ * are added in listing order) and its key, computed once; and by key, the distinct values that
+ * share it (nearly always one, kept as the text itself).
+ */
+class HeldValues {
+  readonly #byValue = new Map<string, { places: number[]; key: string }>();
+  readonly #byKey = new Map<string, string | string[]>();
+
+  constructor(
+    private readonly keyOf: (value: string) => string | undefined,
+    private readonly keyCanFail: boolean,
+  ) {}
+
+  /** False when no key can be made for `value`. */
+  add(place: number, value: string): boolean {
+    const held = this.#byValue.get(value);
+    if (held) {
+      if (held.places.at(-1) !== place) held.places.push(place);
+      return true;
+    }
+    const key = this.keyOf(value);
+    if (key === undefined) return false;
+    this.#byValue.set(value, { places: [place], key });
+    const sharing = this.#byKey.get(key);
+    if (sharing === undefined) this.#byKey.set(key, value);
+    else if (typeof sharing === 'string') this.#byKey.set(key, [sharing, value]);
+    else sharing.push(value);
+    return true;
+  }
+
+  /**
+   * The places holding `value` byte for byte; the places of values equal to it only by key go
+   * to `open`. Undefined when no key can be made for `value`.
+   */
+  placesOf(value: string, open: number[]): readonly number[] | undefined {
+    const held = this.#byValue.get(value);
+    // Nothing held: no key to compare, only whether one can be made (a DN that does not parse is searched for).
+    if (!held && this.#byKey.size === 0) return this.keyCanFail && this.keyOf(value) === undefined ? undefined : NONE;
+    const key = held?.key ?? this.keyOf(value);
+    if (key === undefined) return undefined;
+    const sharing = this.#byKey.get(key);
+    if (typeof sharing === 'object') {
+      for (const other of sharing) if (other !== value) open.push(...this.#byValue.get(other)!.places);
+    } else if (sharing !== undefined && sharing !== value) {
+      open.push(...this.#byValue.get(sharing)!.places);
+    }
+    return held?.places ?? NONE;
   }
 }
 
-function add(map: Map<string, Holder[]>, key: string, holder: Holder): void {
-  (map.get(key) ?? map.set(key, []).get(key)!).push(holder);
+const NONE: readonly number[] = [];
+
+/** Two ascending lists of places as one, ascending, each place once. */
+function union(a: readonly number[], b: readonly number[]): number[] {
+  return [...new Set([...a, ...b])].sort((x, y) => x - y);
 }
 
 /**
