@@ -54,22 +54,30 @@ function isUserAttrEquality(f: Filter, userattr: string, marker: string): boolea
  * matched the listing by a value it does not show, so it could be any name's).
  */
 export function dnsFromListing(entries: readonly LdapEntry[], userattr: string): Map<string, string> | undefined {
-  const byKey = new Map<string, Set<LdapEntry>>();
-  const keyed: Array<{ entry: LdapEntry; value: string; key: string }> = [];
+  // The one entry holding a key, or null once a second one does: no set per key.
+  const byKey = new Map<string, LdapEntry | null>();
+  // Each value and its key, side by side: no object per value.
+  const values: string[] = [];
+  const keys: string[] = [];
   const wanted = [userattr.toLowerCase()];
   for (const entry of entries) {
     // The attribute's values, its subtypes' (`cn;lang-de`) included: an equality on `cn` matches those too.
-    const values = valuesWithSubtypes(entry, wanted);
-    if (values.length === 0) return undefined;
-    for (const value of values) {
+    const found = valuesWithSubtypes(entry, wanted);
+    if (found.length === 0) return undefined;
+    for (const value of found) {
       const key = matchKey(value);
-      const found = byKey.get(key) ?? byKey.set(key, new Set()).get(key)!;
-      found.add(entry);
-      keyed.push({ entry, value, key });
+      const holder = byKey.get(key);
+      if (holder === undefined) byKey.set(key, entry);
+      else if (holder !== entry) byKey.set(key, null);
+      values.push(value);
+      keys.push(key);
     }
   }
   const out = new Map<string, string>();
-  for (const { entry, value, key } of keyed) if (byKey.get(key)!.size === 1) out.set(value, entry.dn);
+  for (let i = 0; i < values.length; i++) {
+    const holder = byKey.get(keys[i]!);
+    if (holder) out.set(values[i]!, holder.dn);
+  }
   return out;
 }
 
@@ -97,6 +105,8 @@ export function valuesWithSubtypes(entry: LdapEntry, wanted: readonly string[]):
  * compatibility-decomposed, case-folded both ways, keeping letters and digits without marks.
  */
 export function matchKey(value: string): string {
+  // Lower-case letters and digits only (most names and RDN values): the key is the value itself.
+  if (LOWER_ALNUM.test(value)) return value;
   // ASCII has no compatibility forms nor marks, and folds as toLowerCase does: the same key, faster.
   if (ASCII.test(value)) return value.toLowerCase().replace(NOT_ASCII_ALNUM, '');
   return value.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '');
@@ -105,3 +115,4 @@ export function matchKey(value: string): string {
 // eslint-disable-next-line no-control-regex
 const ASCII = /^[\u0000-\u007f]*$/;
 const NOT_ASCII_ALNUM = /[^a-z0-9]/g;
+const LOWER_ALNUM = /^[a-z0-9]*$/;
