@@ -34,7 +34,9 @@ export type PartSearch = (filter: string, shownLimit: number | undefined) => Pro
  */
 export async function listWithinLimit(search: PartSearch, filter: string, attribute: string, what: string): Promise<LdapEntry[]> {
   const found = new Map<string, LdapEntry>();
-  const shown = new Map<string, string>();
+  // The DNs each stopped search showed, in the order they came, checked once the parts are in
+  // (the DNs only: the entries themselves are garbage once split on).
+  const stopped: Array<{ filter: string; dns: string[] }> = [];
   let shownLimit: number | undefined;
   const run = async (part: ListingPart): Promise<void> => {
     const answer = await search(part.filter, shownLimit);
@@ -43,13 +45,16 @@ export async function listWithinLimit(search: PartSearch, filter: string, attrib
       return;
     }
     shownLimit ??= answer.entries.length;
-    for (const e of answer.entries) if (!shown.has(e.dn)) shown.set(e.dn, part.filter);
+    stopped.push({ filter: part.filter, dns: answer.entries.map((e) => e.dn) });
     const parts = splitPart(part, answer.entries, attribute, Math.max(1, answer.entries.length), what);
     await Promise.all(parts.map(run));
   };
   await run({ filter, prefix: '', excluded: new Set(), estimate: 0 });
-  for (const [dn, partFilter] of shown) {
-    if (!found.has(dn)) throw new Error(`the directory's answers for ${what} do not add up: ${dn}, found by ${partFilter}, is in none of its parts`);
+  // The first stopped search that showed a missing entry is the one named.
+  for (const { filter: partFilter, dns } of stopped) {
+    for (const dn of dns) {
+      if (!found.has(dn)) throw new Error(`the directory's answers for ${what} do not add up: ${dn}, found by ${partFilter}, is in none of its parts`);
+    }
   }
   return [...found.values()];
 }
