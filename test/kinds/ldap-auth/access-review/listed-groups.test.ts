@@ -76,6 +76,37 @@ describe('GroupIndex', () => {
     expect(index.groupsOf('fry', fry)).toEqual(['crew']);
   });
 
+  it('a DN held nowhere but equal by key to one held is searched for; so is a DN no key can be made for, whatever is held', () => {
+    const index = indexGroups([group('loud', { member: ['UID=Fry,ou=people,dc=x'] })], listing, namesOf)!;
+    expect(index.groupsOf('fry', fry)).toBe('search');
+    const byName = indexGroups([group('ops', { memberUid: ['fry'] })], listing, namesOf)!;
+    expect(byName.groupsOf('fry', 'not a dn')).toBe('search');
+    expect(byName.groupsOf('FRY', fry)).toBe('search');
+  });
+
+  it('groupsOf is what comparing every held value with the name and the DN gives (values byte for byte and by key)', () => {
+    const nameVariants = ['fry', 'Fry', 'leela', 'LEELA', 'f-ry'];
+    const dnVariants = [fry, 'UID=Fry,ou=people,dc=x', 'uid=leela,ou=people,dc=x', 'uid=leela, ou=People,dc=x', 'uid=amy,ou=people,dc=x'];
+    const groupArb = fc.record({ memberUid: fc.subarray(nameVariants), member: fc.subarray(dnVariants), uniqueMember: fc.subarray(dnVariants) });
+    fc.assert(
+      fc.property(fc.array(groupArb, { minLength: 1, maxLength: 6 }), fc.constantFrom(...nameVariants), fc.constantFrom(...dnVariants), (held, name, dn) => {
+        const entries = held.map((attributes, i) => group(`g${i}`, Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.length > 0))));
+        const index = indexGroups(entries, listing, namesOf);
+        if (entries.some((e) => Object.keys(e.attributes).length === 1)) {
+          expect(index).toBeUndefined();
+          return;
+        }
+        const places = held.flatMap((g, i) => (g.memberUid.includes(name) || g.member.includes(dn) || g.uniqueMember.includes(dn) ? [i] : []));
+        const loose = held.flatMap((g, i) =>
+          g.memberUid.some((v) => v !== name && matchKey(v) === matchKey(name)) || [...g.member, ...g.uniqueMember].some((v) => v !== dn && dnKey(v) === dnKey(dn)) ? [i] : [],
+        );
+        const expected = loose.some((p) => !places.includes(p)) ? 'search' : namesOf(places.map((p) => entries[p]!));
+        expect(index!.groupsOf(name, dn)).toEqual(expected);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('no index when a group shows none of the compared attributes, or a DN value cannot be keyed', () => {
     expect(indexGroups([group('hidden', {})], listing, namesOf)).toBeUndefined();
     expect(indexGroups([group('ber', { member: ['cn=#04024869,dc=x'] })], listing, namesOf)).toBeUndefined();
