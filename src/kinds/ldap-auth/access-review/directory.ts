@@ -49,7 +49,10 @@ const POOL_SIZE = 4;
 /** The most reads in flight at once, however fast the directory answers. */
 const MAX_IN_FLIGHT = 64;
 
-/** Login name → the user's LDAP groups; null where the login would fail to find the user's entry. */
+/**
+ * Login name → the user's LDAP groups; null where the login would fail to find the user's entry.
+ * Users given the same groups in the same order share one list (a reader may key by the list).
+ */
 export type DirectoryUsers = Map<string, readonly string[] | null>;
 
 /** A directory the review reached and bound to, its users being read. */
@@ -211,9 +214,16 @@ async function resolveAll(
     if (listed) out.set(name, listed);
     else toRead.push(name);
   }
+  // Each searched user's list is fresh: those with the same groups are given one.
+  const shared = new Map<string, readonly string[]>();
+  const sharedList = (list: readonly string[]) => {
+    const key = JSON.stringify(list);
+    return shared.get(key) ?? shared.set(key, list).get(key)!;
+  };
   // The pools pace the reads; this only keeps the names being worked on few.
   await forEachBounded(toRead, MAX_IN_FLIGHT, async (name) => {
-    out.set(name, await resolveOne(name, shortcuts, users, groups, s));
+    const found = await resolveOne(name, shortcuts, users, groups, s);
+    out.set(name, found && sharedList(found));
   });
   return out;
 }

@@ -93,9 +93,8 @@ async function policiesOfUsers(mappings: MethodMappings, directory: Promise<Dire
     return 'policies' in granted ? granted.policies : undefined;
   };
   // The policies depend on the name only through its local user: users without one in the same
-  // LDAP groups (10,000 users share some 1,000 sets) get one list, computed once. Found by the
-  // list itself first: the directory gives users in the same listed groups one list.
-  const byGroups = new Map<string, readonly string[] | undefined>();
+  // LDAP groups (10,000 users share some 1,000 sets) get one list, computed once, found by the
+  // list itself: the directory gives users with the same groups one list (DirectoryUsers).
   const byList = new Map<readonly string[], readonly string[] | undefined>();
   for (const [name, ldapGroups] of await (await directory).users) {
     if (ldapGroups === null) continue;
@@ -106,9 +105,7 @@ async function policiesOfUsers(mappings: MethodMappings, directory: Promise<Dire
     } else if (byList.has(ldapGroups)) {
       policies = byList.get(ldapGroups);
     } else {
-      const key = JSON.stringify(ldapGroups);
-      policies = byGroups.has(key) ? byGroups.get(key) : grant(name, ldapGroups, undefined);
-      byGroups.set(key, policies);
+      policies = grant(name, ldapGroups, undefined);
       byList.set(ldapGroups, policies);
     }
     if (policies) out.set(name, policies);

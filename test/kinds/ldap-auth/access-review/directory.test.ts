@@ -97,6 +97,14 @@ describe('directoryUsers agrees with the login, name by name', () => {
     for (const name of review.keys()) logins.set(name, await loginOf(s, name));
     expect(sorted(review)).toEqual(sorted(logins));
     expect(review.get('paula')).toHaveLength(30);
+    // Each user searched for, those given the same groups share one list (the review keys its policies by the list).
+    const byText = new Map<string, readonly string[]>();
+    for (const groups of review.values()) {
+      if (!groups) continue;
+      const first = byText.get(JSON.stringify(groups)) ?? byText.set(JSON.stringify(groups), groups).get(JSON.stringify(groups));
+      expect(groups).toBe(first);
+    }
+    expect(byText.size).toBeLessThan([...review.values()].filter(Boolean).length);
   });
 
   it('anonymous_group_search: the groups only authenticated users may read are found by neither', async () => {
