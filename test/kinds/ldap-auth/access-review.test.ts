@@ -3,8 +3,8 @@ import { Address } from '../../../src/core/address.js';
 import type { DesiredState } from '../../../src/core/resource.js';
 import { Secret } from '../../../src/core/secret.js';
 import type { LoginDirectorySettings } from '../../../src/adapters/ldap/index.js';
-import { enumerationFilter } from '../../../src/kinds/ldap-auth/access-review/directory.js';
-import { mappingsAfter, mappingsBefore } from '../../../src/kinds/ldap-auth/access-review/mappings.js';
+import { enumerationFilter } from '../../../src/kinds/ldap-auth/access-review/login-names.js';
+import { affectedBy, mappingsAfter, mappingsBefore } from '../../../src/kinds/ldap-auth/access-review/mappings.js';
 import { accessChangesOf, reviewLdapAccess } from '../../../src/kinds/ldap-auth/access-review/review.js';
 import { LOGIN_DECIDING_FIELDS, methodsToReview } from '../../../src/kinds/ldap-auth/access-review/triggers.js';
 import { ldapConfigDefaults } from '../../../src/kinds/ldap-auth/normalise.js';
@@ -59,6 +59,19 @@ describe('before and after', () => {
 
   it('a method not yet enabled has no config before: nobody logs in', () => {
     expect(mappingsBefore(method, { 'east:auth/ldap/config': null }).config).toBeUndefined();
+  });
+});
+
+describe('what a change of mappings alone can reach', () => {
+  const side = (groups: Record<string, string[]>, users: Record<string, { policies: string[]; groups: string[] }>) => ({ config: {}, groups: new Map(Object.entries(groups)), users: new Map(Object.entries(users)) });
+  it('groups changed, added or deleted; users changed, added, deleted, or naming a changed group (as the login looks it up) on either side', () => {
+    const before = side({ ops: ['a'], dev: ['b'], gone: ['c'] }, { fry: { policies: [], groups: ['OPS'] }, amy: { policies: ['x'], groups: [] }, kif: { policies: [], groups: ['dev'] } });
+    const after = side({ ops: ['a', 'z'], dev: ['b'], new: ['d'] }, { fry: { policies: [], groups: ['OPS'] }, amy: { policies: ['y'], groups: [] }, kif: { policies: [], groups: ['dev'] }, zoe: { policies: [], groups: ['Gone'] } });
+    const insensitive = affectedBy(before, after, false);
+    expect([...insensitive.groups].sort()).toEqual(['gone', 'new', 'ops']);
+    expect([...insensitive.users].sort()).toEqual(['amy', 'fry', 'zoe']);
+    // Case-sensitive: OPS is no local group `ops`; zoe is new anyway.
+    expect([...affectedBy(before, after, true).users].sort()).toEqual(['amy', 'zoe']);
   });
 });
 

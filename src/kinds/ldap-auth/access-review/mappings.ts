@@ -2,6 +2,7 @@ import type { Address } from '../../../core/address.js';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { Change } from '../../../core/plan.js';
 import type { LocalUserMapping } from '../../../adapters/ldap/index.js';
+import { goToLower } from '../../../values/index.js';
 
 /**
  * What one LDAP method decides a login with, on one side of the plan: its config (the
@@ -51,6 +52,40 @@ export function mappingsAfter(method: Address, before: MethodMappings, changes: 
     }
   }
   return { config, groups, users };
+}
+
+/** What a change of local mappings alone changes (affected-users.ts reads the users it can reach). */
+export interface AffectedBy {
+  /** Local groups whose policies change, added or deleted (stored names). */
+  groups: ReadonlySet<string>;
+  /** Local users that change, are added or deleted, or whose groups (before or after) name a changed group (stored names). */
+  users: ReadonlySet<string>;
+  /** case_sensitive_names, the same on both sides: how the login looks local groups up. */
+  caseSensitive: boolean;
+}
+
+/** The local groups and users that differ between two sides with the same config, and the users whose groups name such a group. */
+export function affectedBy(before: MethodMappings, after: MethodMappings, caseSensitive: boolean): AffectedBy {
+  const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const groups = changedKeys(before.groups, after.groups, sameList);
+  const users = changedKeys(before.users, after.users, (a, b) => sameList(a.policies, b.policies) && sameList(a.groups, b.groups));
+  // backend.go Login: a local user's groups are looked up lower-cased unless case-sensitive.
+  const localGroupOf = (g: string) => (caseSensitive ? g : goToLower(g));
+  for (const side of [before.users, after.users]) {
+    for (const [name, user] of side) if (user.groups.some((g) => groups.has(localGroupOf(g)))) users.add(name);
+  }
+  return { groups, users, caseSensitive };
+}
+
+/** The keys on one side only, or whose values differ. */
+function changedKeys<T>(before: ReadonlyMap<string, T>, after: ReadonlyMap<string, T>, same: (a: T, b: T) => boolean): Set<string> {
+  const changed = new Set<string>();
+  for (const [key, was] of before) {
+    const is = after.get(key);
+    if (is === undefined || !same(was, is)) changed.add(key);
+  }
+  for (const key of after.keys()) if (!before.has(key)) changed.add(key);
+  return changed;
 }
 
 /** The method's config as read from the server; undefined when the method does not exist. */
