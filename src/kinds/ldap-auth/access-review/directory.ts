@@ -5,20 +5,15 @@
  * searches with anonymous_group_search, as the login does). No user password is known, so no
  * user bind: a user is one the login's user search (or derived DN) finds.
  */
-import { escapeFilter, FilterParser, type Client } from 'ldapts';
+import type { Client } from 'ldapts';
 import {
-  attributeValues,
   derivedBindDn,
   ldapGroupsOf,
   LoginStepError,
-  parseDn,
-  renderFilterTemplate,
   searchedBindDn,
   searchUpToLimit,
   searchesForUser,
   userEntryDn,
-  userFilterValues,
-  DEFAULT_USER_FILTER,
   groupNamesOf,
   type LdapEntry,
   type SearchSpec,
@@ -27,9 +22,12 @@ import {
 } from '../../../adapters/ldap/index.js';
 import { AdaptiveLimit } from '../../../client/adaptive-limit.js';
 import { forEachBounded } from '../../../client/each-bounded.js';
+import { affectedNames } from './affected-users.js';
 import { ConnectionPool } from './connection-pool.js';
 import { dnsFromListing, listingIsLoginSearch } from './listed-dns.js';
 import { groupListing, indexGroups, type GroupIndex } from './listed-groups.js';
+import { enumerationFilter, loginNames } from './login-names.js';
+import type { AffectedBy } from './mappings.js';
 import { listWithinLimit } from './split-listing.js';
 
 /** Where and how to connect: the config's url, TLS fields, timeouts and binddn/bindpass. */
@@ -57,9 +55,18 @@ export type DirectoryUsers = Map<string, readonly string[] | null>;
 
 /** A directory the review reached and bound to, its users being read. */
 export interface DirectoryRead {
-  /** Settles once every user is resolved and the connections are closed. */
+  /** Settles once every user read is resolved and the connections are closed. */
   users: Promise<DirectoryUsers>;
+  /** Which users `users` holds: every one, or those a change of mappings can reach (ReadScope); absent: every one. */
+  scope?: Promise<ReadScope['kind']>;
 }
+
+/**
+ * Which users to read: every user, or (a change of local mappings alone, the directory and
+ * policy settings the same on both sides) only those it can reach (affected-users.ts), `by`
+ * called once the directory answered. Where those cannot be found exactly, every user is read.
+ */
+export type ReadScope = { kind: 'everyone' } | { kind: 'affected'; by: () => AffectedBy };
 
 /**
  * Connects and binds (failing as soon as the directory cannot be reached or refuses the bind),
@@ -68,7 +75,7 @@ export interface DirectoryRead {
  * entries match it, say) maps to null. The enumeration reads every page; a directory that stops
  * it (a size limit) rejects `users`, never a shortened list.
  */
-export async function openDirectory(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<DirectoryRead> {
+export async function openDirectory(connection: DirectoryConnectionSettings, s: LoginDirectorySettings, scope: ReadScope = { kind: 'everyone' }): Promise<DirectoryRead> {
   const timeouts = { connectMs: connection.connectMs, requestMs: connection.requestMs };
   // One pace for every read of the review, whichever identity it binds as.
   const limit = new AdaptiveLimit({ initial: 8, max: MAX_IN_FLIGHT });
@@ -80,27 +87,33 @@ export async function openDirectory(connection: DirectoryConnectionSettings, s: 
     await users.close();
     throw err;
   }
-  const read = readUsers(users, groups, s);
+  const read = readUsers(users, groups, s, scope);
+  const usersRead = read.then((r) => r.users);
   // Handled by the caller unless another read of its review failed first (the review is then skipped).
-  read.catch(() => undefined);
-  return { users: read };
+  usersRead.catch(() => undefined);
+  return { users: usersRead, scope: read.then((r) => r.scope, () => scope.kind) };
 }
 
 /** Every user's groups (openDirectory), connected and bound in one step. */
-export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<DirectoryUsers> {
-  return (await openDirectory(connection, s)).users;
+export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings, scope?: ReadScope): Promise<DirectoryUsers> {
+  return (await openDirectory(connection, s, scope)).users;
 }
 
-async function readUsers(users: ConnectionPool, groups: ConnectionPool | undefined, s: LoginDirectorySettings): Promise<DirectoryUsers> {
+async function readUsers(users: ConnectionPool, groups: ConnectionPool | undefined, s: LoginDirectorySettings, scope: ReadScope): Promise<{ users: DirectoryUsers; scope: ReadScope['kind'] }> {
   try {
     // The users and the groups listed at once: neither needs the other.
     const groupIndex = listGroups(groups ?? users, s);
+    if (scope.kind === 'affected') {
+      const index = await groupIndex;
+      const names = index && (await affectedNames(users, index, scope.by(), s));
+      if (names) return { users: await resolveAll(names, undefined, index, users, groups ?? users, s), scope: 'affected' };
+    }
     const entries = await enumerate(users, s).catch(async (err: unknown) => {
       await groupIndex;
       throw err;
     });
     const listed = listingIsLoginSearch(s) ? dnsFromListing(entries, s.userattr) : undefined;
-    return await resolveAll(loginNames(entries, s), listed, await groupIndex, users, groups ?? users, s);
+    return { users: await resolveAll(loginNames(entries, s), listed, await groupIndex, users, groups ?? users, s), scope: 'everyone' };
   } finally {
     await groups?.close();
     await users.close();
@@ -144,46 +157,6 @@ function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize
   const search = (filter: string, shownLimit: number | undefined) =>
     shownLimit !== undefined && shownLimit <= pageSize ? pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, sizeLimit: shownLimit })) : paged(filter);
   return listWithinLimit(search, spec.filter, splitOn, what);
-}
-
-/**
- * The userfilter with every name: rendered with a marker for the name, the marker then made a
- * wildcard (`(uid={{.Username}})` → `(uid=*)`). A filter that does not parse so falls back to
- * the presence of the name's attribute: the per-name search decides anyway.
- */
-export function enumerationFilter(s: LoginDirectorySettings): string {
-  const attribute = s.upndomain ? 'userPrincipalName' : s.userattr;
-  const presence = s.upndomain ? `(userPrincipalName=*@${escapeFilter`${s.upndomain}`})` : `(${attribute}=*)`;
-  if (!searchesForUser(s)) return presence;
-  const marker = 'lockstepaccessreviewname';
-  const rendered = renderFilterTemplate(s.userfilter || DEFAULT_USER_FILTER, userFilterValues(s, marker));
-  const filter = rendered.split(marker).join('*');
-  try {
-    FilterParser.parseString(filter);
-    return filter;
-  } catch {
-    return presence;
-  }
-}
-
-/** Each name an entry can log in with: its userattr values (upn: userPrincipalName without @upndomain); derived DNs: its RDN's value. */
-function loginNames(entries: readonly LdapEntry[], s: LoginDirectorySettings): string[] {
-  const names = new Set<string>();
-  const suffix = `@${s.upndomain}`.toLowerCase();
-  for (const entry of entries) {
-    if (s.upndomain) {
-      for (const upn of attributeValues(entry, 'userPrincipalName')) {
-        if (upn.toLowerCase().endsWith(suffix)) names.add(upn.slice(0, upn.length - suffix.length));
-      }
-    } else if (searchesForUser(s)) {
-      for (const value of attributeValues(entry, s.userattr)) names.add(value);
-    } else {
-      const first = parseDn(entry.dn)?.[0];
-      const rdn = first?.length === 1 ? first[0] : undefined;
-      if (rdn && rdn.type.toLowerCase() === s.userattr.toLowerCase()) names.add(rdn.value);
-    }
-  }
-  return [...names].sort();
 }
 
 /**

@@ -103,6 +103,17 @@ export class GroupIndex {
   }
 
   /**
+   * The values the groups `wanted` (by their login names, namesOf of the group alone) hold: in
+   * attributes compared to the user's name, and to the user's DN. The access review of a
+   * change of mappings reads only the users these can match (affected-users.ts).
+   */
+  heldBy(wanted: (names: readonly string[]) => boolean): { names: string[]; dns: string[] } {
+    const places = new Set<number>();
+    for (const [place, entry] of this.#entries.entries()) if (wanted(this.#namesOf([entry]))) places.add(place);
+    return { names: this.#names.valuesAt(places), dns: this.#dns.valuesAt(places) };
+  }
+
+  /**
    * The group names the login of `name` (entry `dn`) finds, from its groups in listing order;
    * 'search' when a value only equal by key leaves it open. Users in the same groups share the
    * list: not to be changed.
@@ -152,6 +163,12 @@ class HeldValues {
     else if (typeof sharing === 'string') this.#byKey.set(key, [sharing, value]);
     else sharing.push(value);
     return true;
+  }
+
+  /** The distinct values held by a group at one of `places`. */
+  valuesAt(places: ReadonlySet<number>): string[] {
+    if (places.size === 0) return [];
+    return [...this.#byValue].filter(([, held]) => held.places.some((p) => places.has(p))).map(([value]) => value);
   }
 
   /**

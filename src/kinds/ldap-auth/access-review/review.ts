@@ -12,12 +12,12 @@ import type { AccessReviewInput, AccessReviewResult } from '../../kind.js';
 import { Secret } from '../../../core/secret.js';
 import { canonicalName, describeError, loginPolicies, type LocalUserMapping, type LoginDirectorySettings, type PolicySettings } from '../../../adapters/ldap/index.js';
 import { LDAP_RESOURCE_TYPES } from '../addresses.js';
-import { openDirectory, type DirectoryConnectionSettings, type DirectoryRead } from './directory.js';
-import { configAfter, configBefore, mappingsAfter, mappingsBefore, type MethodMappings } from './mappings.js';
+import { openDirectory, type DirectoryConnectionSettings, type DirectoryRead, type ReadScope } from './directory.js';
+import { affectedBy, configAfter, configBefore, mappingsAfter, mappingsBefore, type MethodMappings } from './mappings.js';
 import { methodsToReview } from './triggers.js';
 
-/** Connects to the directory and reads its users' ldap groups, per set of directory settings: a test may give its own. */
-export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings) => Promise<DirectoryRead>;
+/** Connects to the directory and reads its users' ldap groups (every user's, or those `scope` names), per set of directory settings: a test may give its own. */
+export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings, scope: ReadScope) => Promise<DirectoryRead>;
 
 export async function reviewLdapAccess(input: AccessReviewInput, read: DirectoryReader = openDirectory): Promise<AccessReviewResult> {
   const result: AccessReviewResult = { reviewed: [], accessChanges: [], skipped: [] };
@@ -64,6 +64,9 @@ async function reviewMethod(
     throw new ReviewSkipped('the bind password is not in the manifests (no config block for this method, or bindpass managed elsewhere)');
   }
   const connection = connectionOf(connectWith, wanted?.writeOnly ?? {});
+  let built: [MethodMappings, MethodMappings] | undefined;
+  const sides = () => (built ??= mappings());
+  const scope = scopeOf(configs, sides);
   // Users and their groups once per distinct directory settings: a change of mappings alone reads once.
   const reads = new Map<string, Promise<DirectoryRead>>();
   const readFor = (config: JsonObject | undefined): Promise<DirectoryRead> | undefined => {
@@ -71,14 +74,28 @@ async function reviewMethod(
     const settings = directorySettingsOf(config, bindpass ?? '');
     const key = JSON.stringify(settings);
     let found = reads.get(key);
-    if (!found) reads.set(key, (found = read(connection, settings)));
+    if (!found) reads.set(key, (found = read(connection, settings, scope)));
     return found;
   };
   const opened = configs.map(readFor);
   await Promise.all(opened.filter((o) => o !== undefined));
-  const [before, after] = mappings();
+  const [before, after] = sides();
   const [was, will] = await Promise.all([policiesOfUsers(before, opened[0]), policiesOfUsers(after, opened[1])]);
   return accessChangesOf(method, was, will);
+}
+
+/**
+ * Only the users a change can reach when it changes local mappings alone: both sides
+ * configured, with the same directory settings (who is found, which groups) and the same
+ * policy settings (case rules, token_policies, default). Any other change reads every user.
+ */
+function scopeOf(configs: readonly [JsonObject | undefined, JsonObject | undefined], sides: () => [MethodMappings, MethodMappings]): ReadScope {
+  const [was, willBe] = configs;
+  if (!was || !willBe) return { kind: 'everyone' };
+  const same = (f: (c: JsonObject) => unknown) => JSON.stringify(f(was)) === JSON.stringify(f(willBe));
+  if (!same((c) => directorySettingsOf(c, '')) || !same(policySettingsOf)) return { kind: 'everyone' };
+  const caseSensitive = policySettingsOf(was).case_sensitive_names;
+  return { kind: 'affected', by: () => affectedBy(...sides(), caseSensitive) };
 }
 
 /** Each directory user's policies at login under `mappings` (none when the method is absent or the login fails). */
