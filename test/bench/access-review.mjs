@@ -1,11 +1,13 @@
 // `npm run bench:access-review`: what the access review adds to a plan, against a directory of
 // BENCH_DIR_USERS users (default 10,000) in BENCH_DIR_GROUPS groups (default 1,000), loaded
 // into the test slapd (test/support/slapd.ts) as generated LDIF, and `lockstep serve` holding
-// an LDAP method mapping every group. The plan changes one group's policies, so the review
-// enumerates every user and resolves each one's groups as the login does. Each repetition runs
-// the same plan with `--access-review off` (the plan's own LDAP part) and with `require`; the
-// row gives medians and the ratio: the issue's target is at most 2 (the review adds at most the
-// time of the plan's LDAP part again). The directory is written with slapadd before slapd starts
+// an LDAP method mapping every group. Two plans: one changes one group's policies (a change of
+// mappings alone: the review reads the changed group's members only, affected-users.ts), the
+// other the config's token_policies (every login changes: the review enumerates every user and
+// resolves each one's groups as the login does). Each repetition runs each plan with
+// `--access-review off` (the plan's own LDAP part) and with `require`; a row per plan gives
+// medians and the ratio: the issue's target is at most 2 (the review adds at most the time of
+// the plan's LDAP part again). The directory is written with slapadd before slapd starts
 // (ldapadd takes minutes for 10,000 users); BENCH_DIR_INDEXED=1 indexes the attributes the
 // review's searches filter on (uid and cn for equality and substrings, the size limit's split
 // being by prefix; member, uniqueMember, memberUid), as a production directory does: without,
@@ -57,9 +59,10 @@ function slapdCpuMs() {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** `changed`: 'group' adds a policy to one group, 'token_policies' one to every login. */
 function manifest(changed) {
   const s = ldapSettingsFor({ url: slapd.url, suffix });
-  const groups = Array.from({ length: GROUPS }, (_, g) => `  bg${g}: { policies: [p${g % 50}${g === 0 && changed ? ', reviewed' : ''}] }`).join('\n');
+  const groups = Array.from({ length: GROUPS }, (_, g) => `  bg${g}: { policies: [p${g % 50}${g === 0 && changed === 'group' ? ', reviewed' : ''}] }`).join('\n');
   return `apiVersion: lockstep/v1
 kind: LdapAuth
 mount: bench
@@ -70,6 +73,7 @@ config:
   userdn: ou=bench,${suffix}
   userattr: uid
   groupdn: ou=bench-groups,${suffix}
+  token_policies: [${changed === 'token_policies' ? 'reviewed' : ''}]
 groups:
 ${groups}
 `;
@@ -88,42 +92,50 @@ try {
   await writePolicy(server.clusters[0].baseUrl, 'reviewed');
   const env = { SERVICE_ADDR: server.clusters[0].baseUrl, SERVICE_TOKEN: TOKEN, LDAP_BINDPASS: ldapSettingsFor(slapd).bindpass };
   const before = path.join(dir, 'before.yaml');
-  const after = path.join(dir, 'after.yaml');
-  await writeFile(before, manifest(false));
-  await writeFile(after, manifest(true));
+  const plans = [
+    { label: 'plan of one group changed (the review reads its members only)', file: path.join(dir, 'group.yaml'), changed: 'group' },
+    { label: 'plan of token_policies changed (the review reads every user)', file: path.join(dir, 'token-policies.yaml'), changed: 'token_policies' },
+  ];
+  await writeFile(before, manifest(undefined));
+  for (const plan of plans) await writeFile(plan.file, manifest(plan.changed));
   const applied = await measureProcess('./measure-cli.mjs', ['apply', before, '--auto-approve', '--access-review', 'off'], { ...env, BENCH_CPU_PROF: '' });
   if (applied.code !== 0) throw new Error(`apply exited ${applied.code}: ${applied.stderr}`);
 
   // BENCH_CLI_B=<path to another build's dist/cli.js>: that build runs too, interleaved with
   // this one in every repetition (an A/B that meets the same machine; one row each).
   const variants = [{ name: 'this build', env: {} }, ...(process.env.BENCH_CLI_B ? [{ name: 'BENCH_CLI_B', env: { BENCH_CLI: process.env.BENCH_CLI_B } }] : [])];
-  const runs = variants.map(() => []);
+  // runs[plan][variant]: one { off, on } per repetition.
+  const runs = plans.map(() => variants.map(() => []));
   for (let rep = 0; rep < REPEATS; rep++) {
-    for (const [v, variant] of variants.entries()) {
-      const off = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'off'], { ...env, ...variant.env, BENCH_CPU_PROF: '' });
-      const slapdCpu0 = slapdCpuMs();
-      // BENCH_CPU_PROF=<dir>: the reviewed plan writes a V8 CPU profile there (measure-cli.mjs).
-      const on = await measureProcess('./measure-cli.mjs', ['plan', after, '--access-review', 'require', '--format', 'json'], { ...env, ...variant.env, BENCH_COUNT_LDAP: '1' });
-      on.slapdCpuMs = slapdCpuMs() - slapdCpu0;
-      if (off.code !== 0 || on.code !== 0) throw new Error(`plan exited ${off.code} / ${on.code}: ${on.stderr}`);
-      runs[v].push({ off, on });
+    for (const [p, plan] of plans.entries()) {
+      for (const [v, variant] of variants.entries()) {
+        const off = await measureProcess('./measure-cli.mjs', ['plan', plan.file, '--access-review', 'off'], { ...env, ...variant.env, BENCH_CPU_PROF: '' });
+        const slapdCpu0 = slapdCpuMs();
+        // BENCH_CPU_PROF=<dir>: the reviewed plan writes a V8 CPU profile there (measure-cli.mjs).
+        const on = await measureProcess('./measure-cli.mjs', ['plan', plan.file, '--access-review', 'require', '--format', 'json'], { ...env, ...variant.env, BENCH_COUNT_LDAP: '1' });
+        on.slapdCpuMs = slapdCpuMs() - slapdCpu0;
+        if (off.code !== 0 || on.code !== 0) throw new Error(`plan exited ${off.code} / ${on.code}: ${on.stderr}`);
+        runs[p][v].push({ off, on });
+      }
     }
   }
   const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const n = (x) => x.toLocaleString('en-US');
   console.log(`lockstep bench: the access review, ${n(USERS)} directory users in ${n(GROUPS)} groups (slapd${INDEXED ? ', uid, cn and member attributes indexed' : ', no indexes'}, loaded in ${f(loadMs)}), serve; medians of ${REPEATS} runs`);
-  console.log('| plan of one group changed | users | groups | wall, review off | wall, review on | review adds | ratio | CPU off / on | slapd CPU | searches (size-limited) | entries | peak RSS |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const [v, variant] of variants.entries()) {
-    const m = (pick) => median(runs[v].map(pick));
-    const off = m((r) => r.off.wallMs);
-    const on = m((r) => r.on.wallMs);
-    const rss = Math.max(...runs[v].map((r) => r.on.maxRssKb));
-    const { ldap } = runs[v][0].on;
-    const label = variants.length > 1 ? `${variant.name}: off / require` : '--access-review off / require';
-    console.log(
-      `| ${label} | ${n(USERS)} | ${n(GROUPS)} | ${f(off)} | ${f(on)} | ${f(on - off)} | ${(on / off).toFixed(2)} | ${f(m((r) => r.off.cpuMs))} / ${f(m((r) => r.on.cpuMs))} | ${f(m((r) => r.on.slapdCpuMs))} | ${n(ldap.searches)} (${n(ldap.sizeLimited)}) | ${n(ldap.entries)} | ${Math.round(rss / 1024)} MB |`,
-    );
+  for (const [p, plan] of plans.entries()) {
+    console.log(`| ${plan.label} | users | groups | wall, review off | wall, review on | review adds | ratio | CPU off / on | slapd CPU | searches (size-limited) | entries | peak RSS |`);
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const [v, variant] of variants.entries()) {
+      const m = (pick) => median(runs[p][v].map(pick));
+      const off = m((r) => r.off.wallMs);
+      const on = m((r) => r.on.wallMs);
+      const rss = Math.max(...runs[p][v].map((r) => r.on.maxRssKb));
+      const { ldap } = runs[p][v][0].on;
+      const label = variants.length > 1 ? `${variant.name}: off / require` : '--access-review off / require';
+      console.log(
+        `| ${label} | ${n(USERS)} | ${n(GROUPS)} | ${f(off)} | ${f(on)} | ${f(on - off)} | ${(on / off).toFixed(2)} | ${f(m((r) => r.off.cpuMs))} / ${f(m((r) => r.on.cpuMs))} | ${f(m((r) => r.on.slapdCpuMs))} | ${n(ldap.searches)} (${n(ldap.sizeLimited)}) | ${n(ldap.entries)} | ${Math.round(rss / 1024)} MB |`,
+      );
+    }
   }
 } finally {
   await server.close();

@@ -39,17 +39,17 @@ export async function affectedNames(pool: ConnectionPool, index: GroupIndex, aff
   if (!listing || s.discoverdn || !listingIsLoginSearch(s)) return undefined;
   const userdn = dnKey(s.userdn);
   if (userdn === undefined) return undefined;
-  const rules = await pool.use((c) => equalityRules(c.client, [s.userattr, ...listing.nameAttributes, ...listing.dnAttributes]));
-  if (!comparable(rules, s.userattr, listing)) return undefined;
   // backend.go Login looks local groups up by the LDAP group names, lower-cased unless case-sensitive.
   const localGroupOf = (ldapName: string) => (affected.caseSensitive ? ldapName : goToLower(ldapName));
-  const held = index.heldBy((names) => names.some((n) => affected.groups.has(localGroupOf(n))));
   try {
+    const rules = await pool.use((c) => equalityRules(c.client, [s.userattr, ...listing.nameAttributes, ...listing.dnAttributes]));
+    if (!comparable(rules, s.userattr, listing)) return undefined;
+    const held = index.heldBy((names) => names.some((n) => affected.groups.has(localGroupOf(n))));
     const byName = await entriesHolding(pool, s, [...new Set([...held.names, ...affected.users])]);
     const byDn = await entriesAt(pool, s, held.dns, userdn);
     return loginNames([...byName, ...byDn], s);
   } catch {
-    // A DN that does not read, a search the size limit stops: every user is read instead.
+    // A schema or a DN that does not read, a search the size limit stops: every user is read instead.
     return undefined;
   }
 }
