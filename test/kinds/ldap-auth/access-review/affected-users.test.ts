@@ -140,7 +140,7 @@ describe('reading only the users a change of mappings can reach gives what readi
     expect(withChanges).toBeGreaterThan(10);
   });
 
-  it('a group filter the listing does not stand for, and a change of token_policies, read every user', async () => {
+  it('a group filter the listing does not stand for, a case-exact name attribute, and a change of token_policies read every user', async () => {
     const before: Side = { groups: { crew: ['p1'] }, users: {} };
     const after: Side = { groups: { crew: ['p2'] }, users: {} };
     const scopes: Array<ReadScope['kind']> = [];
@@ -151,6 +151,12 @@ describe('reading only the users a change of mappings can reach gives what readi
       { method, policy: 'p1', gained: [], lost: ['alice', 'amy', 'ben'] },
       { method, policy: 'p2', gained: ['alice', 'amy', 'ben'], lost: [] },
     ]);
+    expect(scopes).toEqual(['everyone']);
+
+    // A name attribute whose equality is case-exact (inetorgperson.schema's labeledURI): a local
+    // user `fry` is also the local user of `Fry`, which a search for `fry` would not find.
+    scopes.length = 0;
+    await reviewLdapAccess(inputOf(configOf({ userattr: 'labeledURI' }), before, after), asAsked(scopes));
     expect(scopes).toEqual(['everyone']);
 
     // token_policies decides every login: the same group change with it changed reads every user.
