@@ -66,7 +66,9 @@ export class RedactionSet {
   /** `text` with every secret, in every form, replaced by "(sensitive)". */
   redact(text: string): string {
     const matchers = this.#compile();
-    if (!matchers) return text;
+    // Shorter than every form a secret is looked for in: no match where it stands, and no
+    // decoded view either (decoding never lengthens a text).
+    if (!matchers || text.length < matchers.shortestForm) return text;
     let replaced = matchers.longInPlace ? text.replace(matchers.longInPlace, REDACTED) : text;
     if (matchers.shortInPlace) replaced = replaceAlone(replaced, matchers.shortInPlace, REDACTED);
     const redacted = mapEncodedLines(replaced, (line) => redactDecoded(line, matchers));
@@ -86,12 +88,15 @@ export class RedactionSet {
    * policy names in every change.
    */
   redactValue<T>(value: T): T {
-    if (this.#texts.size === 0) return value;
-    return this.#redactTree(value, new Map()) as T;
+    const matchers = this.#compile();
+    if (!matchers) return value;
+    return this.#redactTree(value, new Map(), matchers.shortestForm) as T;
   }
 
-  #redactTree(value: unknown, done: Map<string, string>): unknown {
+  #redactTree(value: unknown, done: Map<string, string>, shortest: number): unknown {
     if (typeof value === 'string') {
+      // Most of a plan's texts (names, actions, an access review's ten thousand users) are shorter than any secret.
+      if (value.length < shortest) return value;
       let redacted = done.get(value);
       if (redacted === undefined) done.set(value, (redacted = this.redact(value)));
       return redacted;
@@ -101,7 +106,7 @@ export class RedactionSet {
       const items = value as readonly unknown[];
       let copy: unknown[] | undefined;
       for (let i = 0; i < items.length; i++) {
-        const r = this.#redactTree(items[i], done);
+        const r = this.#redactTree(items[i], done, shortest);
         if (r !== items[i]) (copy ??= [...items])[i] = r;
       }
       return copy ?? items;
@@ -110,7 +115,7 @@ export class RedactionSet {
     const fields = value as Record<string, unknown>;
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(fields)) {
-      const r = this.#redactTree(fields[key], done);
+      const r = this.#redactTree(fields[key], done, shortest);
       if (r !== fields[key]) (copy ??= { ...fields })[key] = r;
     }
     return copy ?? value;
@@ -130,6 +135,7 @@ export class RedactionSet {
     const shortTexts = [...this.#texts].filter((t) => t.length < SHORT_SECRET_LENGTH);
     const longTexts = [...this.#texts].filter((t) => t.length >= SHORT_SECRET_LENGTH).flatMap((t) => [t, t.toUpperCase(), t.toLowerCase()]);
     this.#matchers = {
+      shortestForm: Math.min(...[...long, ...short, ...longTexts, ...shortTexts].map(codePointCount)),
       longInPlace: long.size > 0 ? new RegExp(alternation(long), 'giu') : null,
       shortInPlace: short.size > 0 ? standingAlone(alternation(short)) : null,
       longInView: longTexts.length > 0 ? new RegExp(alternation(new Set(longTexts)), 'iu') : null,
@@ -140,6 +146,11 @@ export class RedactionSet {
 }
 
 interface Matchers {
+  /**
+   * The fewest code points of any form looked for: a text of fewer UTF-16 units holds none
+   * (simple case folding, what `iu` matching uses, maps code points one to one).
+   */
+  shortestForm: number;
   /** Every form of every long secret, in any case, replaced where it stands. */
   longInPlace: RegExp | null;
   /** Every form of every short secret, where it stands alone. */
@@ -148,6 +159,12 @@ interface Matchers {
   longInView: RegExp | null;
   /** The short secrets as they are, standing alone, in a decoded view. */
   shortInView: RegExp | null;
+}
+
+function codePointCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }
 
 function holdsSecret(text: string, m: Matchers): boolean {

@@ -62,6 +62,17 @@ describe('RedactionSet', () => {
     expect(out.b).toBe(input.b);
   });
 
+  it('a text shorter than every form of every secret is returned as it is; one as long is read', () => {
+    const set = new RedactionSet(['abcdefgh', 'pin1']);
+    expect(set.redact('pin')).toBe('pin');
+    expect(set.redact('pin1')).toBe(REDACTED);
+    const long = new RedactionSet(['secret-value-1']);
+    // Fewer UTF-16 units than the secret's code points: no case folding reaches it.
+    expect(long.redact('SECRET-VALUE-')).toBe('SECRET-VALUE-');
+    expect(long.redact('SECRET-VALUE-1')).toBe(REDACTED);
+    expect(long.redactValue({ users: ['fry', 'x-secret-value-1'] })).toEqual({ users: ['fry', `x-${REDACTED}`] });
+  });
+
   it('property: no form of any secret (8 characters or more) survives, whatever surrounds it', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 8, maxLength: 24 }).filter((s) => s.trim() !== ''), fc.string(), fc.string(), (secret, before, after) => {
