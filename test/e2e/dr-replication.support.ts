@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { decodeWithOtp } from '../../src/server/replication/otp.js';
@@ -193,13 +194,40 @@ export async function serveChild(args: string[]): Promise<ServeChild> {
   };
 }
 
-/** A port free right now (for a cluster that must come back on the same address). */
-export async function freePort(): Promise<number> {
+/**
+ * A port for a cluster that must come back on the same address after it was stopped: free now,
+ * and outside the range the OS hands out as the local port of outgoing connections, so that no
+ * connection of a test running meanwhile takes it (the restart would fail with EADDRINUSE, as
+ * an ephemeral port did once under load). Tried at random until one binds.
+ */
+export async function portToComeBackOn(): Promise<number> {
+  const [low, high] = ephemeralRange();
+  // Below the range when there is room (Linux: 32768-60999), else above it (macOS: 49152-65535 leaves none).
+  const [from, to] = low > 11_000 ? [10_000, low - 1] : [high + 1, 65_535];
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${from}-${to}`);
+}
+
+/** The OS's range of local ports for outgoing connections: Linux's setting, else IANA's dynamic range. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high)) return [low!, high!];
+  } catch {
+    // Not Linux.
+  }
+  return [49_152, 65_535];
+}
+
+function bindable(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 /** Raw HTTP to a cluster, behind lockstep's back. */

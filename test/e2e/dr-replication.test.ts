@@ -9,7 +9,7 @@ import { ROOT, runCli, type CliResult } from '../support/cli.js';
 import {
   deletedTokens,
   DR,
-  freePort,
+  portToComeBackOn,
   generatedTokens,
   raw,
   RecordingProxy,
@@ -55,7 +55,7 @@ async function startEast(extra: string[] = []): Promise<void> {
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-e2e-dr-'));
-  eastPort = await freePort();
+  eastPort = await portToComeBackOn();
   const eastInitFile = path.join(dir, 'east-init.json');
   await startEast(['--key-shares', '3', '--key-threshold', '2', '--init-out', eastInitFile]);
   eastInit = JSON.parse(await readFile(eastInitFile, 'utf8')).clusters.east;

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { NOTHING_TO_CHANGE } from '../support/e2e.js';
-import { DR, freePort, raw, waitFor } from './dr-replication.support.js';
+import { DR, portToComeBackOn, raw, waitFor } from './dr-replication.support.js';
 
 const NAMES = ['east', 'west', 'south'] as const;
 type Name = (typeof NAMES)[number];
@@ -65,7 +65,7 @@ function baseUrl(name: Name): string {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-e2e-dr-upgrade-'));
   for (const name of NAMES) {
-    ports.set(name, await freePort());
+    ports.set(name, await portToComeBackOn());
     await start(name, V0);
   }
   keyShare = servers.get('east')!.clusters[0]!.keyShares[0]!;
