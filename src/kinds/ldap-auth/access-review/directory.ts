@@ -95,8 +95,8 @@ export async function openDirectory(connection: DirectoryConnectionSettings, s: 
 }
 
 /** Every user's groups (openDirectory), connected and bound in one step. */
-export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings, scope?: ReadScope): Promise<DirectoryUsers> {
-  return (await openDirectory(connection, s, scope)).users;
+export async function directoryUsers(connection: DirectoryConnectionSettings, s: LoginDirectorySettings): Promise<DirectoryUsers> {
+  return (await openDirectory(connection, s)).users;
 }
 
 async function readUsers(users: ConnectionPool, groups: ConnectionPool | undefined, s: LoginDirectorySettings, scope: ReadScope): Promise<{ users: DirectoryUsers; scope: ReadScope['kind'] }> {
