@@ -28,7 +28,7 @@ import { dnsFromListing, listingIsLoginSearch } from './listed-dns.js';
 import { groupListing, indexGroups, type GroupIndex } from './listed-groups.js';
 import { enumerationFilter, loginNames } from './login-names.js';
 import type { AffectedBy } from './mappings.js';
-import { listWithinLimit } from './split-listing.js';
+import { listWithinLimit, type NameSample } from './split-listing.js';
 
 /** Where and how to connect: the config's url, TLS fields, timeouts and binddn/bindpass. */
 export interface DirectoryConnectionSettings {
@@ -108,7 +108,7 @@ async function readUsers(users: ConnectionPool, groups: ConnectionPool | undefin
       const names = index && (await affectedNames(users, index, scope.by(), s));
       if (names) return { users: await resolveAll(names, undefined, index, users, groups ?? users, s), scope: 'affected' };
     }
-    const entries = await enumerate(users, s).catch(async (err: unknown) => {
+    const entries = await enumerate(users, s, groupIndex).catch(async (err: unknown) => {
       await groupIndex;
       throw err;
     });
@@ -122,9 +122,10 @@ async function readUsers(users: ConnectionPool, groups: ConnectionPool | undefin
 
 /**
  * The entries a login could find: under userdn, by the userfilter with any name (search mode),
- * else by the derived DN's form.
+ * else by the derived DN's form. A size limit's split is sized from the listed groups' members
+ * (awaited only then).
  */
-function enumerate(pool: ConnectionPool, s: LoginDirectorySettings): Promise<LdapEntry[]> {
+function enumerate(pool: ConnectionPool, s: LoginDirectorySettings, groupIndex: Promise<GroupIndex | undefined>): Promise<LdapEntry[]> {
   const attribute = s.upndomain ? 'userPrincipalName' : s.userattr;
   const spec = {
     base: s.userdn,
@@ -134,7 +135,8 @@ function enumerate(pool: ConnectionPool, s: LoginDirectorySettings): Promise<Lda
     attributes: [attribute],
     deref: s.dereference_aliases,
   };
-  return listAll(pool, spec, attribute, `users under ${s.userdn}`);
+  const members = async () => (await groupIndex)?.memberNames(attribute, s.userdn);
+  return listAll(pool, spec, attribute, `users under ${s.userdn}`, members);
 }
 
 /**
@@ -146,7 +148,7 @@ function enumerate(pool: ConnectionPool, s: LoginDirectorySettings): Promise<Lda
  * stopped part takes one request, not a full page and a second request the limit stops, and
  * any connection can carry it, not only one not paging already.
  */
-function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize' | 'sizeLimit'>>, splitOn: string, what: string): Promise<LdapEntry[]> {
+function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize' | 'sizeLimit'>>, splitOn: string, what: string, sample?: NameSample): Promise<LdapEntry[]> {
   // Lowered for the rest of the listing when the directory refuses a page this large (its size.pr).
   let pageSize = PAGE_SIZE;
   const paged = async (filter: string) => {
@@ -156,7 +158,7 @@ function listAll(pool: ConnectionPool, spec: Required<Omit<SearchSpec, 'pageSize
   };
   const search = (filter: string, shownLimit: number | undefined) =>
     shownLimit !== undefined && shownLimit <= pageSize ? pool.use((c) => searchUpToLimit(c.client, { ...spec, filter, sizeLimit: shownLimit })) : paged(filter);
-  return listWithinLimit(search, spec.filter, splitOn, what);
+  return listWithinLimit(search, spec.filter, splitOn, what, sample);
 }
 
 /**

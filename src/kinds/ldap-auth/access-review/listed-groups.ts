@@ -114,6 +114,26 @@ export class GroupIndex {
   }
 
   /**
+   * The names of the users the groups hold, as far as the values show them: the values compared
+   * to the user's name, and of the DNs under `base` (compared case aside) the first RDN's value
+   * when its type is `attribute`. A sample for sizing the listing of the users (split-listing.ts).
+   */
+  memberNames(attribute: string, base: string): string[] {
+    const names = [...this.#names.values()];
+    const type = attribute.toLowerCase();
+    const suffix = `,${base.toLowerCase()}`;
+    for (const dn of this.#dns.values()) {
+      const equals = dn.indexOf('=');
+      const comma = dn.indexOf(',');
+      if (equals < 0 || comma < equals || dn.slice(0, equals).trim().toLowerCase() !== type || !dn.toLowerCase().endsWith(suffix)) continue;
+      // Escaped values (a `\` in the RDN) are left out: a sample need not hold every name.
+      const value = dn.slice(equals + 1, comma).trim();
+      if (!value.includes('\\')) names.push(value);
+    }
+    return names;
+  }
+
+  /**
    * The group names the login of `name` (entry `dn`) finds, from its groups in listing order;
    * 'search' when a value only equal by key leaves it open. Users in the same groups share the
    * list: not to be changed.
@@ -163,6 +183,11 @@ class HeldValues {
     else if (typeof sharing === 'string') this.#byKey.set(key, [sharing, value]);
     else sharing.push(value);
     return true;
+  }
+
+  /** Every distinct value held. */
+  values(): IterableIterator<string> {
+    return this.#byValue.keys();
   }
 
   /** The distinct values held by a group at one of `places`. */

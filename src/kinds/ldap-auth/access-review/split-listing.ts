@@ -8,6 +8,12 @@
  * whatever the server's matching rule makes of the characters. A part that the limit stops in
  * turn is split by its own entries. Every entry a stopped search showed must be found by one of
  * the parts, else the answers do not add up and the listing fails rather than leave one out.
+ *
+ * A stopped search shows its first entries in the directory's order, which is often the order
+ * they were added: numbered names show their first numbers only, and the parts sized from them
+ * overflow in turn, each overflow a search of the limit's worth sent for nothing. Where the
+ * caller knows names the listing likely holds (the members of the listed groups), the first
+ * split is sized from those instead, scaled by the share of the shown entries among them.
  */
 import { escapeFilter } from 'ldapts';
 import { attributeValues, type LdapEntry, type LimitedSearch } from '../../../adapters/ldap/index.js';
@@ -29,10 +35,16 @@ export interface ListingPart {
 export type PartSearch = (filter: string, shownLimit: number | undefined) => Promise<LimitedSearch>;
 
 /**
+ * Names the listing likely holds, for sizing its first split (undefined: none known). Only an
+ * estimate: a name it lacks or holds wrongly costs a search, never an entry.
+ */
+export type NameSample = () => Promise<readonly string[] | undefined>;
+
+/**
  * Every entry of `filter`, deduplicated by DN (an entry with several names can be in several
  * parts), in as many searches as the limit needs: with no limit, one.
  */
-export async function listWithinLimit(search: PartSearch, filter: string, attribute: string, what: string): Promise<LdapEntry[]> {
+export async function listWithinLimit(search: PartSearch, filter: string, attribute: string, what: string, sample?: NameSample): Promise<LdapEntry[]> {
   const found = new Map<string, LdapEntry>();
   // The DNs each stopped search showed, in the order they came, checked once the parts are in
   // (the DNs only: the entries themselves are garbage once split on).
@@ -44,9 +56,12 @@ export async function listWithinLimit(search: PartSearch, filter: string, attrib
       for (const e of answer.entries) found.set(e.dn, e);
       return;
     }
+    const first = shownLimit === undefined;
     shownLimit ??= answer.entries.length;
     stopped.push({ filter: part.filter, dns: answer.entries.map((e) => e.dn) });
-    const parts = splitPart(part, answer.entries, attribute, Math.max(1, answer.entries.length), what);
+    const limit = Math.max(1, answer.entries.length);
+    const names = first && sample ? await sample() : undefined;
+    const parts = (names && sampledSplit(part, answer.entries, names, attribute, limit, what)) ?? splitPart(part, answer.entries, attribute, limit, what);
     await Promise.all(parts.map(run));
   };
   await run({ filter, prefix: '', excluded: new Set(), estimate: 0 });
@@ -59,24 +74,72 @@ export async function listWithinLimit(search: PartSearch, filter: string, attrib
   return [...found.values()];
 }
 
+/** Whether at least this share of a stopped search's entries must be in a sample for it to size the split. */
+const SAMPLE_COVERAGE = 0.5;
+
+/** A prefix whose sampled estimate reaches this share of the limit is split further: the estimate is close, a part near the limit fits. */
+const SAMPLED_SPLIT = 0.8;
+
+/**
+ * The parts of `part` (stopped after `shown`) sized from `sample`: each sampled name stands for
+ * 1/coverage entries, coverage being the share of the shown entries whose name the sample holds
+ * (case aside). Undefined when the sample covers too few of them to say how the part spreads.
+ */
+export function sampledSplit(part: ListingPart, shown: readonly LdapEntry[], sample: readonly string[], attribute: string, limit: number, what: string): ListingPart[] | undefined {
+  // Lower-cased: the split's prefixes are (nextPrefixes), and the sample then counts each name once.
+  const names = new Set<string>();
+  for (const name of sample) names.add(name.toLowerCase());
+  const covered = shown.filter((e) => attributeValues(e, attribute).some((v) => names.has(v.toLowerCase()))).length;
+  const coverage = covered / Math.max(1, shown.length);
+  if (coverage < SAMPLE_COVERAGE) return undefined;
+  const estimateOf = (n: number) => n / coverage;
+  const sizing = { estimateOf, splitAlone: (n: number) => estimateOf(n) >= SAMPLED_SPLIT * limit };
+  // Lower-cased names start with a prefix made of them when they start with it as written.
+  const nameOf = (name: string, _prefix: string, wanted: string) => (name.startsWith(wanted) ? name : undefined);
+  const byNext = itemsByNextPrefix([...names], nameOf, part.prefix, part.excluded);
+  if (byNext.size === 0) return undefined;
+  return splitBy(part, names.size, byNext, nameOf, attribute, limit, sizing);
+}
+
+/** How shown counts become estimates, and when a prefix packed alone is split without being searched. */
+interface Sizing {
+  estimateOf: (shownCount: number) => number;
+  splitAlone: (shownCount: number) => boolean;
+}
+
 /**
  * The parts to search instead of `part`, which the limit stopped after `shown` (`limit` entries).
  * Throws when the entries shown cannot split it (they all hold exactly the prefix, say).
+ * `sizing`: given for a sample's entries (kept down the split); else from the part's estimate.
  */
-export function splitPart(part: ListingPart, shown: readonly LdapEntry[], attribute: string, limit: number, what: string): ListingPart[] {
-  const counts = nextPrefixes(shown, attribute, part.prefix, part.excluded);
-  if (counts.size === 0) {
+export function splitPart(part: ListingPart, shown: readonly LdapEntry[], attribute: string, limit: number, what: string, sizing?: Sizing): ListingPart[] {
+  const nameOf = (entry: LdapEntry, prefix: string, wanted: string) => nameWith(entry, attribute, prefix, wanted);
+  const byNext = itemsByNextPrefix(shown, nameOf, part.prefix, part.excluded);
+  if (byNext.size === 0) {
     throw new Error(`the directory's size limit stops the search for ${what}${part.prefix ? ` whose ${attribute} starts with "${part.prefix}"` : ''} even in parts`);
   }
+  return splitBy(part, shown.length, byNext, nameOf, attribute, limit, sizing);
+}
+
+/** An item's first name that starts with `prefix` (`wanted` being it lower-cased), case aside. */
+type NameOf<T> = (item: T, prefix: string, wanted: string) => string | undefined;
+
+/** splitPart of a part whose shown items (`shownCount`: entries, or a sample's names) are grouped by their next prefixes (none empty). */
+function splitBy<T>(part: ListingPart, shownCount: number, byNext: ReadonlyMap<string, readonly T[]>, nameOf: NameOf<T>, attribute: string, limit: number, sizing: Sizing | undefined): ListingPart[] {
   // What the part holds, were it shown whole: more than the limit; twice what it was expected to hold.
   const total = Math.max(2 * limit, 2 * part.estimate);
-  const estimateOf = (n: number) => (total * n) / shown.length;
-  const groups = packed([...counts], estimateOf, FILL * limit);
+  const estimateOf = sizing?.estimateOf ?? ((n: number) => (total * n) / shownCount);
+  const splitAlone = sizing?.splitAlone ?? ((n: number) => n >= limit);
+  const counts: Array<[string, number]> = [...byNext].map(([p, under]) => [p, under.length]);
+  const groups = packed(counts, estimateOf, FILL * limit);
   const startsWith = (p: string) => `(${attribute}=${escapeFilter`${p}`}*)`;
   const anyOf = (prefixes: readonly string[]) => (prefixes.length === 1 ? startsWith(prefixes[0]!) : `(|${prefixes.map(startsWith).join('')})`);
-  // The last run is left to the rest, which always is searched; a single run is searched itself.
-  const searched = groups.length > 1 ? groups.slice(0, -1) : groups;
-  const left = groups.length > 1 ? groups.at(-1)! : [];
+  // The last run is left to the rest, which always is searched, unless it is one prefix to split
+  // (the rest would overflow with it); a single run is searched itself.
+  const last = groups.at(-1)!;
+  const leaveLast = groups.length > 1 && !(last.length === 1 && splitAlone(last[0]![1]));
+  const searched = leaveLast ? groups.slice(0, -1) : groups;
+  const left = leaveLast ? last : [];
   const parts: ListingPart[] = [];
   for (const group of searched) {
     const prefixes = group.map(([p]) => p);
@@ -87,17 +150,17 @@ export function splitPart(part: ListingPart, shown: readonly LdapEntry[], attrib
       excluded: new Set(),
       estimate: estimateOf(n),
     };
-    // Shown the limit's worth on its own: too many for one search, split without asking. The
-    // entries under it are looked for only then (a walk of every shown entry per part otherwise).
-    const under = prefixes.length === 1 && n >= limit ? shownUnder(shown, attribute, child.prefix) : [];
-    if (under.length > 0 && nextPrefixes(under, attribute, child.prefix, child.excluded).size > 0) {
-      parts.push(...splitPart(child, under, attribute, limit, what));
+    // Too many for one search on its own (shown the limit's worth, say): split without asking.
+    const under = prefixes.length === 1 && splitAlone(n) ? byNext.get(child.prefix)! : [];
+    const deeper = under.length > 0 ? itemsByNextPrefix(under, nameOf, child.prefix, child.excluded) : undefined;
+    if (deeper && deeper.size > 0) {
+      parts.push(...splitBy(child, under.length, deeper, nameOf, attribute, limit, sizing));
     } else {
       parts.push(child);
     }
   }
   const split = searched.flat().map(([p]) => p);
-  const restShown = left.reduce((sum, [, c]) => sum + c, 0) + (shown.length - [...counts.values()].reduce((a, b) => a + b, 0));
+  const restShown = left.reduce((sum, [, c]) => sum + c, 0) + (shownCount - counts.reduce((sum, [, c]) => sum + c, 0));
   parts.push({ filter: `(&${part.filter}(!${anyOf(split)}))`, prefix: part.prefix, excluded: new Set([...part.excluded, ...split]), estimate: estimateOf(restShown) });
   return parts;
 }
@@ -111,22 +174,33 @@ const FILL = 0.6;
  * ignores case; as written when the lower-cased one is already split off), in order.
  */
 export function nextPrefixes(shown: readonly LdapEntry[], attribute: string, prefix: string, excluded: ReadonlySet<string>): Map<string, number> {
-  const counts = new Map<string, number>();
-  const wanted = prefix.toLowerCase();
-  for (const entry of shown) {
-    const name = nameWith(entry, attribute, prefix, wanted);
-    if (name === undefined || name.length === prefix.length) continue;
-    const next = String.fromCodePoint(name.codePointAt(prefix.length)!);
-    const key = [prefix + next.toLowerCase(), prefix + next].find((k) => !excluded.has(k));
-    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return new Map([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const nameOf = (entry: LdapEntry, p: string, wanted: string) => nameWith(entry, attribute, p, wanted);
+  return new Map([...itemsByNextPrefix(shown, nameOf, prefix, excluded)].map(([p, under]) => [p, under.length]));
 }
 
-/** The shown entries with a name that starts with `prefix`, case aside. */
-function shownUnder(shown: readonly LdapEntry[], attribute: string, prefix: string): LdapEntry[] {
+/** The shown items by the next prefix their first name under `prefix` goes on with (nextPrefixes), in order. */
+function itemsByNextPrefix<T>(shown: readonly T[], nameOf: NameOf<T>, prefix: string, excluded: ReadonlySet<string>): Map<string, T[]> {
+  const byNext = new Map<string, T[]>();
   const wanted = prefix.toLowerCase();
-  return shown.filter((e) => nameWith(e, attribute, prefix, wanted) !== undefined);
+  // The key of each next character worked out once (undefined: both spellings split off already).
+  const keys = new Map<number, string | undefined>();
+  for (const item of shown) {
+    const name = nameOf(item, prefix, wanted);
+    if (name === undefined || name.length === prefix.length) continue;
+    const code = name.codePointAt(prefix.length)!;
+    let key = keys.get(code);
+    if (key === undefined && !keys.has(code)) {
+      const next = String.fromCodePoint(code);
+      const lower = prefix + next.toLowerCase();
+      key = !excluded.has(lower) ? lower : !excluded.has(prefix + next) ? prefix + next : undefined;
+      keys.set(code, key);
+    }
+    if (key === undefined) continue;
+    const under = byNext.get(key);
+    if (under) under.push(item);
+    else byNext.set(key, [item]);
+  }
+  return new Map([...byNext].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The entry's first name that starts with `prefix` (`wanted` being it lower-cased), case aside. */
