@@ -61,7 +61,7 @@ export async function listWithinLimit(search: PartSearch, filter: string, attrib
     stopped.push({ filter: part.filter, dns: answer.entries.map((e) => e.dn) });
     const limit = Math.max(1, answer.entries.length);
     const names = first && sample ? await sample() : undefined;
-    const parts = (names && sampledSplit(part, answer.entries, names, attribute, limit, what)) ?? splitPart(part, answer.entries, attribute, limit, what);
+    const parts = (names && sampledSplit(part, answer.entries, names, attribute, limit)) ?? splitPart(part, answer.entries, attribute, limit, what);
     await Promise.all(parts.map(run));
   };
   await run({ filter, prefix: '', excluded: new Set(), estimate: 0 });
@@ -85,7 +85,7 @@ const SAMPLED_SPLIT = 0.8;
  * 1/coverage entries, coverage being the share of the shown entries whose name the sample holds
  * (case aside). Undefined when the sample covers too few of them to say how the part spreads.
  */
-export function sampledSplit(part: ListingPart, shown: readonly LdapEntry[], sample: readonly string[], attribute: string, limit: number, what: string): ListingPart[] | undefined {
+export function sampledSplit(part: ListingPart, shown: readonly LdapEntry[], sample: readonly string[], attribute: string, limit: number): ListingPart[] | undefined {
   // Lower-cased: the split's prefixes are (nextPrefixes), and the sample then counts each name once.
   const names = new Set<string>();
   for (const name of sample) names.add(name.toLowerCase());
