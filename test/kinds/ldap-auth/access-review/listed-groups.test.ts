@@ -54,6 +54,18 @@ describe('GroupIndex', () => {
     expect(index.groupsOf('leela', 'uid=leela,ou=people,dc=x')).toBe('search');
   });
 
+  it('memberNames: the names held, and the first RDN values of DNs of that type under the base (a sample for the listing of users)', () => {
+    const index = indexGroups(
+      [
+        group('crew', { member: [fry, 'UID=Leela,OU=People,dc=x', 'cn=Hermes,ou=people,dc=x', 'uid=nibbler,ou=pets,dc=x', 'uid=a\\,b,ou=people,dc=x'] }),
+        group('ops', { memberUid: ['amy'] }),
+      ],
+      listing,
+      namesOf,
+    )!;
+    expect(index.memberNames('uid', 'ou=people,dc=x').sort()).toEqual(['Leela', 'amy', 'fry']);
+  });
+
   it('names the groups in listing order, once per set of groups: users in the same groups share the list', () => {
     const seen: string[][] = [];
     const counting = (found: readonly LdapEntry[]) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectFirst, searchUpToLimit, type LdapConnection, type LdapEntry } from '../../../../src/adapters/ldap/index.js';
-import { listWithinLimit, nextPrefixes, splitPart } from '../../../../src/kinds/ldap-auth/access-review/split-listing.js';
+import { listWithinLimit, nextPrefixes, sampledSplit, splitPart } from '../../../../src/kinds/ldap-auth/access-review/split-listing.js';
 import { ldapSettingsFor, startSlapd, type Slapd } from '../../../support/slapd.js';
 
 /**
@@ -28,11 +28,12 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([...slapds.values()].map((s) => s.stop())));
 
-async function listed(limit: number, pageSize: number): Promise<{ entries: LdapEntry[]; searches: number; largest: number; shownLimits: Array<number | undefined> }> {
+async function listed(limit: number, pageSize: number, sample?: readonly string[]): Promise<{ entries: LdapEntry[]; searches: number; stopped: number; largest: number; shownLimits: Array<number | undefined> }> {
   const slapd = slapds.get(limit)!;
   const s = ldapSettingsFor(slapd);
   const conn: LdapConnection = await connectFirst(slapd.url, { starttls: false, insecureTls: false, minVersion: 'tls12', maxVersion: 'tls12' }, { connectMs: 5000, requestMs: 5000 });
   let searches = 0;
+  let stopped = 0;
   let largest = 0;
   const shownLimits: Array<number | undefined> = [];
   try {
@@ -45,11 +46,13 @@ async function listed(limit: number, pageSize: number): Promise<{ entries: LdapE
       queue = next.then(() => undefined, () => undefined);
       return next.then((r) => {
         searches++;
+        if (!r.complete) stopped++;
         largest = Math.max(largest, r.entries.length);
         return r;
       });
     };
-    return { entries: await listWithinLimit(search, '(objectClass=inetOrgPerson)', 'uid', 'users'), searches, largest, shownLimits };
+    const entries = await listWithinLimit(search, '(objectClass=inetOrgPerson)', 'uid', 'users', sample && (async () => sample));
+    return { entries, searches, stopped, largest, shownLimits };
   } finally {
     await conn.close();
   }
@@ -79,6 +82,56 @@ describe('listWithinLimit on slapd', () => {
     expect(large.searches).toBeLessThan(small.searches);
     // Sized from the answers, not one search per character and level (37 a level): 300 names at 100 a search.
     expect(large.searches).toBeLessThanOrEqual(30);
+  });
+});
+
+describe('listWithinLimit with a sample of the names (the listed groups\' members)', () => {
+  const all = NAMES.map((n) => `uid=${n},ou=many,${suffix}`).sort();
+
+  it('sizes the first split from the sample: only the first search is stopped, where the first entries alone stop many', async () => {
+    // The directory shows a0..a9 first (the order they were added): sized from those, "a" looks small.
+    const unsampled = await listed(10, 0);
+    const sampled = await listed(10, 0, NAMES);
+    expect(sampled.entries.map((e) => e.dn).sort()).toEqual(all);
+    expect(sampled.largest).toBeLessThanOrEqual(10);
+    expect(unsampled.stopped).toBeGreaterThan(3);
+    expect(sampled.stopped).toBe(1);
+    expect(sampled.searches).toBeLessThan(unsampled.searches);
+  });
+
+  it('a sample of some of the names (the users in groups) stands for the rest by the share of the first entries it holds', async () => {
+    const some = NAMES.filter((_, i) => i % 3 !== 0);
+    const sampled = await listed(10, 0, some);
+    expect(sampled.entries.map((e) => e.dn).sort()).toEqual(all);
+    expect(sampled.stopped).toBeLessThanOrEqual(3);
+  });
+
+  it('a sample that misleads costs searches, never an entry', async () => {
+    // Names the directory lacks, and names of one part only (whatever they cover, the rest is searched).
+    for (const sample of [NAMES.map((n) => `x${n}`), NAMES.filter((n) => n.startsWith('a')), [...NAMES.slice(0, 10), 'zz']]) {
+      const { entries, largest } = await listed(10, 0, sample);
+      expect(entries.map((e) => e.dn).sort()).toEqual(all);
+      expect(largest).toBeLessThanOrEqual(10);
+    }
+  });
+});
+
+describe('sampledSplit', () => {
+  const entry = (uid: string): LdapEntry => ({ dn: `uid=${uid},ou=x`, attributes: { uid: [uid] } });
+  const root = { filter: '(uid=*)', prefix: '', excluded: new Set<string>(), estimate: 0 };
+  const shown = Array.from({ length: 10 }, (_, i) => entry(`a${i}`));
+
+  it('declines a sample holding fewer than half the shown entries', () => {
+    expect(sampledSplit(root, shown, ['a0', 'a1', 'a2', 'a3', 'b0'], 'uid', 10)).toBeUndefined();
+    expect(sampledSplit(root, shown, ['A0', 'a1', 'a2', 'a3', 'a4'], 'uid', 10)).toBeDefined();
+  });
+
+  it('scales the sample by the share of the shown entries it holds: half of them, each name stands for two', () => {
+    const sample = Array.from({ length: 20 }, (_, i) => `a${i * 2}`);
+    // 20 names standing for 40 entries at a limit of 10: split under "a", each part within the limit's fill.
+    const parts = sampledSplit(root, shown, sample, 'uid', 10)!;
+    expect(parts.length).toBeGreaterThan(4);
+    expect(parts.every((p) => p.estimate <= 10)).toBe(true);
   });
 });
 
