@@ -172,7 +172,7 @@ class HeldValues {
   add(place: number, value: string): boolean {
     const held = this.#byValue.get(value);
     if (held) {
-      if (held.places.at(-1) !== place) held.places.push(place);
+      if (held.places[held.places.length - 1] !== place) held.places.push(place);
       return true;
     }
     const key = this.keyOf(value);

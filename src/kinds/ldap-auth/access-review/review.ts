@@ -115,7 +115,8 @@ async function policiesOfUsers(mappings: MethodMappings, directory: Promise<Dire
   const byList = new Map<readonly string[], readonly string[] | undefined>();
   for (const [name, ldapGroups] of await (await directory).users) {
     if (ldapGroups === null) continue;
-    const localUser = mappings.users.get(canonicalName(settings, name));
+    // No local users (group mappings alone, as most configs): no name to fold for a lookup.
+    const localUser = mappings.users.size === 0 ? undefined : mappings.users.get(canonicalName(settings, name));
     let policies: readonly string[] | undefined;
     if (localUser) {
       policies = grant(name, ldapGroups, localUser);
