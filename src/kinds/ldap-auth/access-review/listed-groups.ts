@@ -121,11 +121,15 @@ export class GroupIndex {
   memberNames(attribute: string, base: string): string[] {
     const names = [...this.#names.values()];
     const type = attribute.toLowerCase();
-    const suffix = `,${base.toLowerCase()}`;
+    const suffix = `,${base}`;
+    const lowerSuffix = suffix.toLowerCase();
     for (const dn of this.#dns.values()) {
       const equals = dn.indexOf('=');
       const comma = dn.indexOf(',');
-      if (equals < 0 || comma < equals || dn.slice(0, equals).trim().toLowerCase() !== type || !dn.toLowerCase().endsWith(suffix)) continue;
+      if (equals < 0 || comma < equals) continue;
+      // As written first (member DNs mostly spell the base as the config does), then case aside.
+      const under = dn.endsWith(suffix) || (dn.length >= suffix.length && dn.slice(dn.length - suffix.length).toLowerCase() === lowerSuffix);
+      if (!under || dn.slice(0, equals).trim().toLowerCase() !== type) continue;
       // Escaped values (a `\` in the RDN) are left out: a sample need not hold every name.
       const value = dn.slice(equals + 1, comma).trim();
       if (!value.includes('\\')) names.push(value);
