@@ -75,11 +75,11 @@ export async function listWithinLimit(search: PartSearch, filter: string, attrib
 }
 
 /**
- * The share of a stopped search's entries a sample must hold to size the split: 10,000 names in
- * random order at a limit of 500, a sample of a fifth of them stops 1.3 searches (the first
- * among them), one of a tenth 8, the first entries alone 12.
+ * The share of a stopped search's entries a sample must hold to size the split: below it, the
+ * sampled names under a prefix are too few to say much (test/bench/split-listing.mjs: 10,000
+ * names at a limit of 500, a sample of a tenth stops fewer searches than the shown entries alone).
  */
-const SAMPLE_COVERAGE = 0.2;
+const SAMPLE_COVERAGE = 0.1;
 
 /**
  * A sampled split packs its parts to this share of the limit, and splits further a prefix whose

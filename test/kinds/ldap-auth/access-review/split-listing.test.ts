@@ -121,9 +121,10 @@ describe('sampledSplit', () => {
   const root = { filter: '(uid=*)', prefix: '', excluded: new Set<string>(), estimate: 0 };
   const shown = Array.from({ length: 10 }, (_, i) => entry(`a${i}`));
 
-  it('declines a sample holding fewer than a fifth of the shown entries', () => {
-    expect(sampledSplit(root, shown, ['a0', 'b0', 'b1', 'b2'], 'uid', 10)).toBeUndefined();
-    expect(sampledSplit(root, shown, ['A0', 'a1', 'b0'], 'uid', 10)).toBeDefined();
+  it('declines a sample holding fewer than a tenth of the shown entries', () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => entry(`a${i}`));
+    expect(sampledSplit(root, twenty, ['a0', 'b0', 'b1', 'b2'], 'uid', 20)).toBeUndefined();
+    expect(sampledSplit(root, twenty, ['A0', 'a1', 'b0'], 'uid', 20)).toBeDefined();
   });
 
   it('scales the sample by the share of the shown entries it holds: half of them, each name stands for two', () => {
