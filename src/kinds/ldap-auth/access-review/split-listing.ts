@@ -42,7 +42,8 @@ export type NameSample = () => Promise<readonly string[] | undefined>;
 
 /**
  * Every entry of `filter`, deduplicated by DN (an entry with several names can be in several
- * parts), in as many searches as the limit needs: with no limit, one.
+ * parts), in as many searches as the limit needs: with no limit, one. `sample`, asked for only
+ * when the limit stops the first search, sizes that search's split (sampledSplit).
  */
 export async function listWithinLimit(search: PartSearch, filter: string, attribute: string, what: string, sample?: NameSample): Promise<LdapEntry[]> {
   const found = new Map<string, LdapEntry>();
@@ -60,7 +61,8 @@ export async function listWithinLimit(search: PartSearch, filter: string, attrib
     shownLimit ??= answer.entries.length;
     stopped.push({ filter: part.filter, dns: answer.entries.map((e) => e.dn) });
     const limit = Math.max(1, answer.entries.length);
-    const names = first && sample ? await sample() : undefined;
+    // An estimate that cannot be had is no reason to fail the listing.
+    const names = first && sample ? await sample().catch(() => undefined) : undefined;
     const parts = (names && sampledSplit(part, answer.entries, names, attribute, limit)) ?? splitPart(part, answer.entries, attribute, limit, what);
     await Promise.all(parts.map(run));
   };
