@@ -12,8 +12,7 @@
  * read (directory.ts).
  */
 import { escapeFilter } from 'ldapts';
-import { isNoSuchObject, searchEntries, type LdapEntry, type LoginDirectorySettings } from '../../../adapters/ldap/index.js';
-import { goToLower } from '../../../values/index.js';
+import { canonicalName, isNoSuchObject, searchEntries, type LdapEntry, type LoginDirectorySettings } from '../../../adapters/ldap/index.js';
 import { forEachBounded } from '../../../client/each-bounded.js';
 import type { ConnectionPool } from './connection-pool.js';
 import { equalityRules } from './equality-rules.js';
@@ -40,7 +39,7 @@ export async function affectedNames(pool: ConnectionPool, index: GroupIndex, aff
   const userdn = dnKey(s.userdn);
   if (userdn === undefined) return undefined;
   // backend.go Login looks local groups up by the LDAP group names, lower-cased unless case-sensitive.
-  const localGroupOf = (ldapName: string) => (affected.caseSensitive ? ldapName : goToLower(ldapName));
+  const localGroupOf = (ldapName: string) => canonicalName({ case_sensitive_names: affected.caseSensitive }, ldapName);
   try {
     const rules = await pool.use((c) => equalityRules(c.client, [s.userattr, ...listing.nameAttributes, ...listing.dnAttributes]));
     if (!comparable(rules, s.userattr, listing)) return undefined;

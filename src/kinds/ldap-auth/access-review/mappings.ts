@@ -1,8 +1,7 @@
 import type { Address } from '../../../core/address.js';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { Change } from '../../../core/plan.js';
-import type { LocalUserMapping } from '../../../adapters/ldap/index.js';
-import { goToLower } from '../../../values/index.js';
+import { canonicalName, type LocalUserMapping } from '../../../adapters/ldap/index.js';
 
 /**
  * What one LDAP method decides a login with, on one side of the plan: its config (the
@@ -70,7 +69,7 @@ export function affectedBy(before: MethodMappings, after: MethodMappings, caseSe
   const groups = changedKeys(before.groups, after.groups, sameList);
   const users = changedKeys(before.users, after.users, (a, b) => sameList(a.policies, b.policies) && sameList(a.groups, b.groups));
   // backend.go Login: a local user's groups are looked up lower-cased unless case-sensitive.
-  const localGroupOf = (g: string) => (caseSensitive ? g : goToLower(g));
+  const localGroupOf = (g: string) => canonicalName({ case_sensitive_names: caseSensitive }, g);
   for (const side of [before.users, after.users]) {
     for (const [name, user] of side) if (user.groups.some((g) => groups.has(localGroupOf(g)))) users.add(name);
   }
