@@ -4,6 +4,7 @@
 // time (start-up excluded) on file descriptor 3 as JSON.
 import { writeSync } from 'node:fs';
 import { bodyOf, floor, floorPool, objectPaths } from './workload.mjs';
+import { threadCpu } from './thread-cpu.mjs';
 
 const [baseUrl, method, users, mount, client = 'node'] = process.argv.slice(2);
 const send = client === 'pool' ? floorPool : floor;
@@ -12,4 +13,4 @@ if (client === 'pool') await import(new URL('../../dist/client/transport.js', im
 const cpu0 = process.cpuUsage();
 const wallMs = await send(baseUrl, method, objectPaths(Number(users), mount), method === 'POST' ? bodyOf : undefined);
 const cpu = process.cpuUsage(cpu0);
-writeSync(3, JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000 }) + '\n');
+writeSync(3, JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, threads: threadCpu() }) + '\n');

@@ -1,6 +1,7 @@
 // Runs one lockstep command in this process and reports wall time, CPU time and peak memory (maxRSS)
 // on file descriptor 3 as JSON, so the bench runner measures the CLI alone.
 import { writeSync } from 'node:fs';
+import { threadCpu } from './thread-cpu.mjs';
 
 // Timed from before the CLI's modules load: start-up is part of what a user waits for.
 const t0 = performance.now();
@@ -29,7 +30,7 @@ const cpu = process.cpuUsage(cpu0);
 await profiler?.stop();
 // CPU time of every thread of the process (the garbage collector's helpers included).
 const cpuMs = (cpu.user + cpu.system) / 1000;
-writeSync(3, JSON.stringify({ code, wallMs, cpuMs, maxRssKb: process.resourceUsage().maxRSS, outBytes, ...(ldap ? { ldap } : {}) }) + '\n');
+writeSync(3, JSON.stringify({ code, wallMs, cpuMs, maxRssKb: process.resourceUsage().maxRSS, outBytes, threads: threadCpu(), ...(ldap ? { ldap } : {}) }) + '\n');
 process.exitCode = code;
 
 /** Searches sent (each page one), entries they returned, and those that ended at a size limit. */

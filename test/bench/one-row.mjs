@@ -78,7 +78,9 @@ try {
   const r = measured.report;
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const rss = r?.maxRssKb === undefined ? '' : `, peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB`;
-  console.log(`${command} ${users} users: exit ${measured.code}${r ? `, wall ${s(r.wallMs)}, CPU ${s(r.cpuMs)}${rss}` : ''}`);
+  // Since the process started (start-up included, unlike CPU): the main thread, and the others.
+  const threads = r?.threads ? `, threads: main ${s(r.threads.mainMs)}, others ${s(r.threads.helpersMs)}` : '';
+  console.log(`${command} ${users} users: exit ${measured.code}${r ? `, wall ${s(r.wallMs)}, CPU ${s(r.cpuMs)}${rss}${threads}` : ''}`);
   if (measured.code !== 0) process.exitCode = 1;
 } finally {
   await server.close();
