@@ -1,3 +1,5 @@
+import { firstNonPrintable } from '../values/index.js';
+
 /**
  * What the service can address. Every name that becomes part of a request path (a group, user,
  * key or policy name, each segment of a mount or namespace) passes through here: manifests are
@@ -7,7 +9,9 @@
  * Why these: the service's HTTP layer decodes the path before routing (a `%2F` becomes `/`, so a
  * name with `/` names another object) and cleans `.`/`..`/empty segments (Go's path.Clean in
  * net/http's ServeMux, used by `http/handler.go`), so such a name reaches a different object than
- * the one the plan shows. Control characters are refused by Go's URL parser before routing.
+ * the one the plan shows. Control characters are refused by Go's URL parser before routing, and
+ * every other character Go's unicode.IsPrint refuses by the service's printable-path check
+ * (values/printable.ts, the emulator's test too).
  *
  * A name must also be the exact text the server holds. The service's names are bytes, and its
  * JSON encoder (Go's encoding/json) writes each byte that is not UTF-8 as `\ufffd`; another
@@ -22,6 +26,9 @@ export function segmentProblem(name: string): string | undefined {
   if (name.includes('/')) return 'must not contain "/" (it would address another object)';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
+  // C1 controls, format characters (U+202E), separators but " ": the service answers 400.
+  const refused = firstNonPrintable(name);
+  if (refused) return `must not contain ${refused} (the service refuses controls, format characters and separators other than " " in a request path)`;
   if (!isExactText(name)) return 'holds U+FFFD or a lone surrogate: text that stands for bytes the server could not send, so it cannot be addressed';
   return undefined;
 }

@@ -14,3 +14,4 @@ export { numberText, valueOf, type Read } from './read.js';
 export { readKvPairs } from './kv-pairs.js';
 export { compareReleases, readRelease, releaseNumber, type Release } from './release.js';
 export { decodesAsGoBase64 } from './go-base64.js';
+export { firstNonPrintable, hasNonPrintable } from './printable.js';

@@ -13,7 +13,8 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Which top-level folders of src/ each may import (besides itself). `.` is src/ itself (cli.ts). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  core: [],
+  // What the service can address, its printable-path rule included (values/printable.ts).
+  core: ['values'],
   // The value forms the service accepts, read alike by the reconciler and the emulator: a leaf.
   values: [],
   // The outside systems as the service talks to them; an LDAP login lower-cases names as Go does.

@@ -28,6 +28,6 @@ describe('namespace paths', () => {
     expect(namespacePathProblem('/a')).toBe('must not start or end with "/"');
     expect(namespacePathProblem('a//b')).toMatch(/empty segments/);
     expect(namespacePathProblem('a/../b')).toMatch(/segment "\.\."/);
-    expect(namespacePathProblem('a\u200bb')).toMatch(/not graphic/);
+    expect(namespacePathProblem('a\u200bb')).toMatch(/must not contain U\+200B/);
   });
 });

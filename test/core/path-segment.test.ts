@@ -20,3 +20,17 @@ describe('isPlainSegment: the request path\'s shortcut', () => {
     for (const name of ['...', 'u1', 'A-b_c.d~e']) expect(isPlainSegment(name)).toBe(true);
   });
 });
+
+describe('segmentProblem: what the service\'s printable-path check refuses (values/printable.ts)', () => {
+  it('refuses C1 controls, format characters and separators other than " ", naming the character', () => {
+    expect(segmentProblem('c1\u009b31m')).toMatch(/^must not contain U\+009B /);
+    expect(segmentProblem('bidi\u202eevil')).toMatch(/^must not contain U\+202E /);
+    expect(segmentProblem('a\u00a0b')).toMatch(/^must not contain U\+00A0 /);
+    expect(segmentProblem('zero\u200bwidth')).toMatch(/^must not contain U\+200B /);
+    expect(segmentProblem('private\ue000use')).toMatch(/^must not contain U\+E000 /);
+  });
+
+  it('takes printable text beyond ASCII, and " "', () => {
+    for (const name of ['café', 'Ärger', '日本', 'two words', 'emoji\u{1F600}']) expect(segmentProblem(name)).toBeUndefined();
+  });
+});

@@ -155,7 +155,9 @@ describe('LdapAuth', () => {
   }, SLOW);
 
   it('#13.1/#13.2: users and groups the server names unaddressably are shown and never touched by plan --prune or apply --prune', async () => {
-    const bad = ['a/b', '..', '.', 'x\u0001y'];
+    // x\u009by and b\u202ed: a C1 control and the right-to-left override, which the service's
+    // printable-path check refuses (values/printable.ts): read, they would fail the whole plan.
+    const bad = ['a/b', '..', '.', 'x\u0001y', 'x\u009by', 'b\u202ed'];
     served.proxy.rewrite('LIST auth/ldap/users', withNames(...bad));
     served.proxy.rewrite('LIST auth/ldap/groups', withNames('ops/../admins'));
     for (const format of ['text', 'json', 'markdown']) {
@@ -170,6 +172,8 @@ describe('LdapAuth', () => {
     expect(text.stdout).toContain('warning: default:auth/ldap/users: the server holds a user named "a/b" that cannot be addressed');
     expect(text.stdout).toContain('warning: default:auth/ldap/groups: the server holds a group named "ops/../admins"');
     expect(text.stdout).toContain('a user named "x\\u0001y"');
+    expect(text.stdout).toContain('a user named "x\\u009by"');
+    expect(text.stdout).toContain('a user named "b\\u202ed"');
     expect(text.stdout).not.toContain('\u0001');
     expect(text.stdout).toContain('No changes.');
 

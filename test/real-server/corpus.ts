@@ -244,6 +244,13 @@ const LDAP: Case[] = [
   { id: 'ldap-group-write-encoded-slash', method: 'POST', path: 'auth/ldap/groups/a%2Fb', body: { policies: 'dev' } },
   { id: 'ldap-group-write-long-body', method: 'POST', path: 'auth/ldap/groups/long', body: { policies: LONG } },
   { id: 'ldap-group-write-space', method: 'POST', path: 'auth/ldap/groups/two%20words', body: { policies: 'dev' } },
+  // Go's unicode.IsPrint (values/printable.ts): a C1 control, the right-to-left override and a
+  // no-break space are refused (400), an accented letter is a name like any other.
+  { id: 'ldap-group-write-c1-control', method: 'POST', path: 'auth/ldap/groups/c1%C2%9B31m', body: { policies: 'dev' } },
+  { id: 'ldap-group-write-bidi-override', method: 'POST', path: 'auth/ldap/groups/bidi%E2%80%AEevil', body: { policies: 'dev' } },
+  { id: 'ldap-group-write-no-break-space', method: 'POST', path: 'auth/ldap/groups/nbsp%C2%A0x', body: { policies: 'dev' } },
+  { id: 'ldap-group-read-c1-control', method: 'GET', path: 'auth/ldap/groups/c1%C2%9B31m' },
+  { id: 'ldap-group-write-accented', method: 'POST', path: 'auth/ldap/groups/caf%C3%A9', body: { policies: 'dev' } },
   { id: 'ldap-groups-list', method: 'LIST', path: 'auth/ldap/groups' },
   { id: 'ldap-groups-list-get', method: 'GET', path: 'auth/ldap/groups?list=true' },
   { id: 'ldap-group-read-missing', method: 'GET', path: 'auth/ldap/groups/nope' },

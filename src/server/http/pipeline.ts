@@ -12,7 +12,7 @@ import { RequestBody, requestToken } from './request-body.js';
 import { NAMESPACE_HEADER, requestTarget } from './request-path.js';
 import { injectsDataAtTop } from './legacy-top-level.js';
 import { aclDenied, ApiError, gathered } from './reply.js';
-import { sendErrors, sendRedirect, sendReply } from './respond.js';
+import { sendErrors, sendRedirect, sendReply, sendStatusOnly } from './respond.js';
 import { asksForHelp, helpDocument, type HelpSubject } from './help.js';
 import type { Operation, Route, RouteMatch } from './router.js';
 import { StorageKeyError } from '../storage/kv-store.js';
@@ -79,6 +79,8 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
       return sendRedirect(res, target.location);
     case 'refused':
       return sendErrors(res, target.status, target.errors);
+    case 'refused-bare':
+      return sendStatusOnly(res, target.status);
     case 'path':
       break;
   }

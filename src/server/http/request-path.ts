@@ -1,3 +1,4 @@
+import { hasNonPrintable } from '../../values/index.js';
 import { isNamespaceSegment } from '../namespaces/path.js';
 
 /**
@@ -23,7 +24,9 @@ export type RequestTarget =
   | { kind: 'path'; path: string; urlPath: string; query: URLSearchParams }
   /** 301 to the cleaned path (what ServeMux does). */
   | { kind: 'redirect'; location: string }
-  | { kind: 'refused'; status: number; errors: string[] };
+  | { kind: 'refused'; status: number; errors: string[] }
+  /** A status and no body: cleanhttp.PrintablePathCheckHandler only writes the header. */
+  | { kind: 'refused-bare'; status: number };
 
 export const NAMESPACE_HEADER = 'x-vault-namespace';
 
@@ -38,7 +41,8 @@ export function requestTarget(url: string, namespaceHeader: string | string[] | 
 
   const decoded = decodePathBytes(rawPath.slice('/v1/'.length).replace(/\/$/, ''));
   if (decoded === undefined) return refused(400, 'invalid URL escape in the request path');
-  if (NON_PRINTABLE.test(decoded)) return refused(400, 'non-printable characters in the request path');
+  // hashicorp/go-cleanhttp handlers.go: `w.WriteHeader(input.ErrStatus)` (400), no body.
+  if (hasNonPrintable(decoded)) return { kind: 'refused-bare', status: 400 };
   if (decoded !== '' && decoded.split('/').some((s) => s === '' || s === '.' || s === '..')) {
     return refused(400, 'the request path has an empty, "." or ".." segment once decoded');
   }
@@ -62,12 +66,6 @@ function headerNamespace(header: string | string[] | undefined): string | undefi
   return value.split('/').every(isNamespaceSegment) ? value : undefined;
 }
 
-/**
- * Go's unicode.IsPrint is false for these: controls, format, private use, unassigned,
- * separators but " ". Not surrogates: here they hold bytes that are not UTF-8, which Go's range
- * over a string reads as U+FFFD, a printable character.
- */
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
 
 /**
  * The path percent-decoded once into bytes, as Go's url.PathUnescape does (undefined for an

@@ -25,6 +25,12 @@ export function sendErrors(res: ServerResponse, status: number, errors: string[]
   sendJson(res, status, { errors }, headers);
 }
 
+/** A status and nothing else, as a Go handler that only calls WriteHeader answers. */
+export function sendStatusOnly(res: ServerResponse, status: number): void {
+  res.writeHead(status, { 'Content-Length': 0 });
+  res.end();
+}
+
 /** 301 with a Location, as Go's ServeMux answers a path it cleans. */
 export function sendRedirect(res: ServerResponse, location: string): void {
   res.writeHead(301, { Location: location, 'Content-Length': 0, 'Cache-Control': 'no-store' });

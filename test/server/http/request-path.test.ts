@@ -100,6 +100,10 @@ describe('#13.7 one canonical request path', () => {
       `/v1/sys/auth/%`,
       `/v1/sys/auth/a%00b`,
       `/v1/sys/auth/a%0Ab`,
+      // Go's unicode.IsPrint refuses these too: a C1 control, the right-to-left override, a no-break space.
+      `/v1/sys/auth/a%C2%9Bb`,
+      `/v1/sys/auth/a%E2%80%AEb`,
+      `/v1/sys/auth/a%C2%A0b`,
     ]) {
       for (const cluster of [primary, secondary]) {
         const res = await send(cluster.cluster.port, 'POST', target, { 'X-Vault-Token': cluster.cluster.rootToken }, JSON.stringify({ type: 'ldap' }));
@@ -107,6 +111,15 @@ describe('#13.7 one canonical request path', () => {
       }
     }
     expect(Object.keys((await primary.api.get('sys/auth')).body.data)).toEqual(['token/']);
+  });
+
+  it('#13.7: a non-printable character is refused as cleanhttp refuses it: 400 and no body (hashicorp/go-cleanhttp handlers.go)', async () => {
+    for (const target of ['/v1/sys/auth/a%00b', '/v1/auth/ldap/groups/c1%C2%9B31m', '/v1/sys/health%C2%A0']) {
+      const res = await send(primary.cluster.port, 'GET', target, { 'X-Vault-Token': primary.cluster.rootToken });
+      expect({ status: res.status, body: res.body }, target).toEqual({ status: 400, body: '' });
+    }
+    // Printable non-ASCII is a name like any other.
+    expect((await send(primary.cluster.port, 'GET', '/v1/auth/token/lookup/caf%C3%A9', { 'X-Vault-Token': primary.cluster.rootToken })).status).not.toBe(400);
   });
 });
 
