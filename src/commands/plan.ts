@@ -78,7 +78,7 @@ async function planWith(
       plan: run.plan,
       // Files lockstep writes hold no secret, in any field.
       warnings: output.redaction.redactValue(savedWarnings(run.diagnostics)),
-    });
+    }, output.redaction);
     if (flags.format === 'text') output.out(`Saved the plan to ${flags.out}; run "lockstep apply ${flags.out}" to apply exactly these changes.`);
   }
   // A rogue object (a user mapped to root, added by hand) is drift too, unless told otherwise.

@@ -70,10 +70,22 @@ export function warningsOf(saved: Pick<SavedPlan, 'warnings'>): Diagnostics {
   return diagnostics;
 }
 
-export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<void> {
+/**
+ * Writes `saved` to `file`, unless its text would reveal a secret of `redaction` in any form:
+ * its values are redacted already, but a secret can also be what a plan must keep as it is (the
+ * name of an object, in its address, when a manifest names a group after its bindpass). Such a
+ * plan is not written (throws, saying why without the secret), and nothing is left behind.
+ */
+export async function writeSavedPlan(file: string, saved: SavedPlan, redaction?: { reveals(text: string): boolean }): Promise<void> {
+  const text = JSON.stringify(saved, null, 2) + '\n';
+  if (redaction?.reveals(text)) {
+    throw new Error(
+      `${file}: the plan was not saved: it would hold a secret the manifests reference, which is also part of what the plan must keep as written (an object's name, a cluster's address): rename the object or change the secret`,
+    );
+  }
   // A new file renamed over the old one: owner-only even when a plan was saved there before.
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+  await writeFile(tmp, text, { mode: 0o600 });
   await rename(tmp, file);
 }
 

@@ -62,4 +62,38 @@ groups:
     await expectNoChanges(cli, file);
     recorder.expectNoCanaries([cluster.token, BINDPASS], 2000);
   });
+
+  it('a secret that is also an object\'s name: the saved plan is refused, not written, and no output shows it', async () => {
+    const recorder = outputRecorder();
+    const file = path.join(dir, 'named.yaml');
+    // The group and the user are named what the bindpass holds: their addresses, which a saved
+    // plan must keep as written, would hold the secret.
+    const name = 'platformadmins';
+    await writeFile(
+      file,
+      `apiVersion: lockstep/v1
+kind: LdapAuth
+mount: named
+config:
+  url: ldap://ldap.example.com
+  bindpass: \${env:LDAP_BINDPASS}
+groups:
+  ${name}: { policies: [admin] }
+users:
+  "${name}@corp": { groups: [${name}] }
+`,
+    );
+    const named = (args: string[]): Promise<CliResult> => runCli(args, { env: { ...cluster.env, LDAP_BINDPASS: name } });
+    const saved = path.join(dir, 'named-plan.json');
+    const refused = recorder.record(await named(['plan', file, '--out', saved]));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the plan was not saved: it would hold a secret the manifests reference');
+    await expect(readFile(saved, 'utf8')).rejects.toThrow(/ENOENT/);
+    for (const format of ['text', 'json', 'markdown']) {
+      const run = recorder.record(await named(['plan', file, '--format', format]));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('(sensitive)');
+    }
+    recorder.expectNoCanaries([name], 4);
+  });
 });
