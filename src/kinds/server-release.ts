@@ -1,4 +1,5 @@
 import type { ClusterClient } from '../client/types.js';
+import { record, shapeProblems } from '../core/json-shape.js';
 import { readRelease as readReleaseText } from '../values/index.js';
 
 /**
@@ -79,27 +80,55 @@ export function describeIntroduced(introduced: FieldRelease): string {
 }
 
 // One health read per cluster and run: the pool gives each cluster one client for the run.
-const releases = new WeakMap<ClusterClient, Promise<ServerRelease | undefined>>();
+const releases = new WeakMap<ClusterClient, Promise<HealthRead>>();
+
+/** What one read of `sys/health` gave: the release, or why none could be read from its answer. */
+interface HealthRead {
+  release: ServerRelease | undefined;
+  /** Why the answer names no release lockstep can read; undefined when it does. */
+  problem: string | undefined;
+}
 
 /**
  * The release the cluster reports (read once per client); undefined when it answers none
  * (then every field is taken to be there, as before releases were read).
  */
-export function serverRelease(client: ClusterClient): Promise<ServerRelease | undefined> {
-  let release = releases.get(client);
-  if (!release) {
-    release = readRelease(client);
-    releases.set(client, release);
-  }
-  return release;
+export async function serverRelease(client: ClusterClient): Promise<ServerRelease | undefined> {
+  return (await healthRead(client)).release;
 }
 
-async function readRelease(client: ClusterClient): Promise<ServerRelease | undefined> {
+/**
+ * Why the cluster's `sys/health` answer gave no release (`GET sys/health: field "version" is a
+ * number, expected a string`), for a warning: fields are then compared as if the server had them.
+ */
+export async function serverReleaseProblem(client: ClusterClient): Promise<string | undefined> {
+  return (await healthRead(client)).problem;
+}
+
+function healthRead(client: ClusterClient): Promise<HealthRead> {
+  let read = releases.get(client);
+  if (!read) {
+    read = readHealth(client);
+    releases.set(client, read);
+  }
+  return read;
+}
+
+async function readHealth(client: ClusterClient): Promise<HealthRead> {
+  let body: Readonly<Record<string, unknown>> | null;
   try {
     // Standbys, DR secondaries, sealed and uninitialised nodes answer with other codes (http/sys_health.go).
-    const health = await client.request('GET', 'sys/health', { anonymous: true, okStatuses: [429, 472, 473, 501, 503] });
-    return health.body ? releaseOfHealth(health.body) : undefined;
-  } catch {
-    return undefined;
+    body = (await client.request('GET', 'sys/health', { anonymous: true, okStatuses: [429, 472, 473, 501, 503] })).body;
+  } catch (err) {
+    // The client's errors name the request already (`GET <url>/sys/health: 200 OK: ...`).
+    return { release: undefined, problem: err instanceof Error ? err.message : String(err) };
   }
+  const release = body ? releaseOfHealth(body) : undefined;
+  if (release) return { release, problem: undefined };
+  const [wrong] = shapeProblems(body, HEALTH_VERSION);
+  const why = wrong ? `field "${wrong.field}" ${wrong.problem}` : `field "version" is ${JSON.stringify(body!['version'])}, not a release lockstep can read`;
+  return { release: undefined, problem: `GET sys/health: ${why}` };
 }
+
+/** What a release is read from: the answer an object with a text `version` (http/sys_health.go). */
+const HEALTH_VERSION = record({ version: 'text' }, ['version']);

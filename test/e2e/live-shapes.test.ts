@@ -145,6 +145,22 @@ describe('LdapAuth', () => {
     expectRefused(await cli(['plan', await manifest(LDAP)]), 'default: GET sys/auth: field "ldap/" is a string, expected an object');
   }, SLOW);
 
+  it('a sys/health answer that names no release is a warning naming the cluster, the path and the field; the plan goes on', async () => {
+    for (const [rewrite, said] of [
+      [(b: Data) => ({ ...b, version: 12 }), 'field "version" is a number, expected a string'],
+      [(b: Data) => ({ ...b, version: undefined }), 'field "version" is missing'],
+      [() => ['\u001b[2J'], 'sys/health: 200 OK: unexpected response: body is not a JSON object (starts with "[\\"\\\\u001b[2J\\"]")'],
+    ] as const) {
+      served.proxy.rewrite('GET sys/health', rewrite);
+      const run = await cli(['plan', await manifest(LDAP)]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout + run.stderr).toContain(`${said}: the server's release is unknown, so every field is compared as if it had it`);
+      expect(run.stdout + run.stderr).toContain('warning: default:auth/ldap: ');
+      expect(run.stdout + run.stderr).not.toContain('\u001b');
+      served.proxy.clear();
+    }
+  }, SLOW);
+
   it('a server text quoted in an error reaches the terminal with its control characters escaped', async () => {
     served.proxy.rewrite('GET sys/auth', withData((d) => ((d['ldap/'] as Record<string, unknown>)['type'] = '\u001b[2Jnot-ldap')));
     const run = await cli(['plan', await manifest(LDAP)]);

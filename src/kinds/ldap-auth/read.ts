@@ -12,7 +12,7 @@ import { ldapConfigDefaults, normaliseGroupList, normaliseLiveConfig, normaliseP
 import { ListMemo } from './list-memo.js';
 import { LDAP_METHOD_TYPE } from './types.js';
 import { ldapFieldsLackedBy } from './schema-fields.js';
-import { describeIntroduced, describeRelease, serverRelease } from '../server-release.js';
+import { describeIntroduced, describeRelease, serverRelease, serverReleaseProblem } from '../server-release.js';
 import { ldapFieldSpec } from './schema-fields.js';
 import { jsonEqual } from '../../core/json.js';
 
@@ -23,8 +23,17 @@ import { jsonEqual } from '../../core/json.js';
  */
 export async function readLdapAuth(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
   const live: LiveState = { resources: [], observed: {}, notes: [] };
-  await forEachDesiredAuthMount(desired, clients, (scope, table, client) => readScope(scope, table, client, live));
+  // The first method read on each cluster: where a note about the cluster's release is shown.
+  const firstMethod = new Map<ClusterClient, Address>();
+  await forEachDesiredAuthMount(desired, clients, (scope, table, client) => {
+    if (!firstMethod.has(client)) firstMethod.set(client, authMethodAddress(scope));
+    return readScope(scope, table, client, live);
+  });
   live.notes.push(...await lackedFieldNotes(desired, live, clients));
+  for (const [client, address] of firstMethod) {
+    const problem = await serverReleaseProblem(client);
+    if (problem) live.notes.push({ severity: 'warning', address, message: `${problem}: the server's release is unknown, so every field is compared as if it had it` });
+  }
   return live;
 }
 
