@@ -408,7 +408,8 @@ class HttpClient implements HttpClusterClient {
   }
 
   #unexpected(method: string, url: string, status: number, problem: string, secrets: string[]): ApiError {
-    const message = scrub(`${method} ${url}: ${statusLine(status)}: unexpected response: ${problem}`, secrets);
+    // The cluster first, as every other message about a server's answer names it.
+    const message = scrub(`${this.cluster}: ${method} ${url}: ${statusLine(status)}: unexpected response: ${problem}`, secrets);
     return new ApiError({ cluster: this.cluster, method, url, status, errors: [], message });
   }
 

@@ -150,7 +150,7 @@ describe('errors', () => {
     const err = await caught(() => client(server!.baseUrl).read('auth/ldap/config'));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe(
-      `GET ${server.baseUrl}/auth/ldap/config: 200 OK: unexpected response: body is not JSON (starts with "<html>proxy login</html>")`,
+      `east: GET ${server.baseUrl}/auth/ldap/config: 200 OK: unexpected response: body is not JSON (starts with "<html>proxy login</html>")`,
     );
   });
 
@@ -162,15 +162,15 @@ describe('errors', () => {
     for (let i = 0; i < 4; i++) messages.push((await caught(() => listNames(c, 'auth/ldap/users'))).message);
     messages.push((await caught(() => c.read('x'))).message);
     messages.push((await caught(() => c.read('x'))).message);
-    const base = `LIST ${server.baseUrl}/auth/ldap/users: 200 OK: unexpected response: `;
+    const base = `east: LIST ${server.baseUrl}/auth/ldap/users: 200 OK: unexpected response: `;
     expect(messages).toEqual([
       // The LIST of production (kinds/live-read.ts listNames): its answer's shape checked as every live answer is.
       'east: LIST auth/ldap/users: field "keys" is a string, expected a list of strings',
       'east: LIST auth/ldap/users: field "keys[0]" is a number, expected a string; field "keys[1]" is a number, expected a string',
       'east: LIST auth/ldap/users: field "keys" is missing',
       `${base}"data" is not an object`,
-      `GET ${server.baseUrl}/x: 200 OK: unexpected response: body is not a JSON object (starts with "[1,2]")`,
-      `GET ${server.baseUrl}/x: 200 OK: unexpected response: "warnings" is not a list of strings`,
+      `east: GET ${server.baseUrl}/x: 200 OK: unexpected response: body is not a JSON object (starts with "[1,2]")`,
+      `east: GET ${server.baseUrl}/x: 200 OK: unexpected response: "warnings" is not a list of strings`,
     ]);
   });
 

@@ -85,7 +85,7 @@ describe('answers of the wrong shape', () => {
       const err = await caught(() => c.read('sys/mounts/qm'));
       expect(err).toBeInstanceOf(ApiError);
       expect((err as ApiError).cluster).toBe('east');
-      expect(err.message).toBe(`GET ${server.baseUrl}/sys/mounts/qm: 200 OK: unexpected response: "data" is not an object`);
+      expect(err.message).toBe(`east: GET ${server.baseUrl}/sys/mounts/qm: 200 OK: unexpected response: "data" is not an object`);
     }
   });
 
@@ -103,7 +103,7 @@ describe('answers of the wrong shape', () => {
     });
     const c = client(server.baseUrl);
     expect((await caught(() => c.read('auth/ldap/config'))).message).toBe(
-      `GET ${server.baseUrl}/auth/ldap/config: 200 OK: unexpected response: "data.config.token_ttl" is not a finite number`,
+      `east: GET ${server.baseUrl}/auth/ldap/config: 200 OK: unexpected response: "data.config.token_ttl" is not a finite number`,
     );
     expect((await caught(() => c.read('x'))).message).toContain('"data.n[1]" is not a finite number');
     expect(await c.read('x')).toEqual({ note: '1e400' });
