@@ -66,7 +66,6 @@ function headerNamespace(header: string | string[] | undefined): string | undefi
   return value.split('/').every(isNamespaceSegment) ? value : undefined;
 }
 
-
 /**
  * The path percent-decoded once into bytes, as Go's url.PathUnescape does (undefined for an
  * invalid escape), then read as UTF-8 where it is UTF-8. A byte that is not (a lone 0xFF, the
