@@ -1,9 +1,9 @@
 /**
  * Go's unicode.IsPrint, which the service's HTTP layer applies to every rune of the decoded
  * request path before routing (hashicorp/go-cleanhttp handlers.go, PrintablePathCheckHandler,
- * wrapped around the API handler in vault/http/handler.go: a 400 with no body). IsPrint is false for controls, format characters (U+202E, the right-to-left
- * override, among them), private use, unassigned code points and separators other than " "
- * (U+0020). The emulator refuses such a path as the service does; the reconciler refuses such a
+ * wrapped around the API handler in vault/http/handler.go: a 400 with no body). IsPrint is false
+ * for controls, format characters (U+202E, the right-to-left override, among them), private use,
+ * unassigned code points and separators other than " " (U+0020). The emulator refuses such a path as the service does; the reconciler refuses such a
  * name before any request, and leaves one a server lists alone.
  *
  * Not surrogates: the emulator holds a path's bytes that are not UTF-8 as lone surrogates (Go's
