@@ -83,6 +83,33 @@ export class RedactionSet {
   }
 
   /**
+   * Does a JSON-like value hold a secret of the set, as JSON.stringify would write it out: in any
+   * key, text, number or `toJSON()` form (an Address), each read as reveals() reads a text. Each
+   * distinct text is read once: a saved plan of 10,000 objects repeats its field names, actions
+   * and values (reveals() over its 8 MB of JSON took 0.4 s).
+   */
+  revealedIn(value: unknown): boolean {
+    const matchers = this.#compile();
+    if (!matchers) return false;
+    const read = new Set<string>();
+    const reveals = (text: string): boolean => {
+      if (text.length < matchers.shortestForm || read.has(text)) return false;
+      read.add(text);
+      return text.split('\n').some((line) => lineReveals(line, matchers));
+    };
+    const walk = (v: unknown): boolean => {
+      if (typeof v === 'string') return reveals(v);
+      if (typeof v === 'number' || typeof v === 'boolean') return reveals(String(v));
+      if (v === null || typeof v !== 'object') return false;
+      const json = (v as { toJSON?: unknown }).toJSON;
+      if (typeof json === 'function') return walk(json.call(v));
+      if (Array.isArray(v)) return v.some(walk);
+      return Object.entries(v).some(([key, item]) => item !== undefined && (reveals(key) || walk(item)));
+    };
+    return walk(value);
+  }
+
+  /**
    * A copy of a JSON-like value with every string redacted (objects and arrays copied only when
    * needed). Each distinct string is redacted once: a plan repeats its field names, actions and
    * policy names in every change.

@@ -4,6 +4,7 @@ import { Address } from '../core/address.js';
 import { Diagnostics } from '../core/diagnostics.js';
 import type { JsonObject } from '../core/json.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../core/plan.js';
+import type { RedactionSet } from '../core/redaction.js';
 import { savedPlanProblems } from './shape.js';
 
 /**
@@ -76,16 +77,15 @@ export function warningsOf(saved: Pick<SavedPlan, 'warnings'>): Diagnostics {
  * name of an object, in its address, when a manifest names a group after its bindpass). Such a
  * plan is not written (throws, saying why without the secret), and nothing is left behind.
  */
-export async function writeSavedPlan(file: string, saved: SavedPlan, redaction?: { reveals(text: string): boolean }): Promise<void> {
-  const text = JSON.stringify(saved, null, 2) + '\n';
-  if (redaction?.reveals(text)) {
+export async function writeSavedPlan(file: string, saved: SavedPlan, redaction?: Pick<RedactionSet, 'revealedIn'>): Promise<void> {
+  if (redaction?.revealedIn(saved)) {
     throw new Error(
       `${file}: the plan was not saved: it would hold a secret the manifests reference, which is also part of what the plan must keep as written (an object's name, a cluster's address): rename the object or change the secret`,
     );
   }
   // A new file renamed over the old one: owner-only even when a plan was saved there before.
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text, { mode: 0o600 });
+  await writeFile(tmp, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
   await rename(tmp, file);
 }
 

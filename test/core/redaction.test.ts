@@ -214,3 +214,27 @@ describe('RedactionSet: by decoding (#25.2)', () => {
     expect(set.redact(`POST /v1/auth/ldap/config: 400: "${b64}" (echoed)`)).toBe(`POST /v1/auth/ldap/config: 400: "${REDACTED}" (echoed)`);
   });
 });
+
+describe('RedactionSet.revealedIn: a value as JSON.stringify writes it', () => {
+  const secret = 'canary-revealed-7c1d';
+  const set = new RedactionSet([secret]);
+
+  it('finds a secret in a key, a text, a number, a toJSON() form or a decoded view, and agrees with reveals() on the JSON', () => {
+    const address = { toJSON: () => `east:auth/ldap/groups/${secret}` };
+    const cases: unknown[] = [
+      { fingerprints: { [`east:auth/ldap/users/${secret}`]: 'absent' } },
+      { plan: { changes: [{ address: 'east:x', after: { note: `a ${secret} b` } }] } },
+      { changes: [{ address }] },
+      { encoded: Buffer.from(secret).toString('base64') },
+      [1, true, null, { n: 12 }],
+    ];
+    for (const value of cases) expect(set.revealedIn(value), JSON.stringify(value)).toBe(set.reveals(JSON.stringify(value, null, 2)));
+    expect(cases.slice(0, 4).every((v) => set.revealedIn(v))).toBe(true);
+    expect(new RedactionSet(['12345678']).revealedIn({ n: 12345678 })).toBe(true);
+  });
+
+  it('is false for a set without secrets and for values that hold none', () => {
+    expect(new RedactionSet().revealedIn({ a: secret })).toBe(false);
+    expect(set.revealedIn({ a: 'nothing here', b: [undefined, 'x'] })).toBe(false);
+  });
+});
