@@ -39,7 +39,8 @@ export async function affectedNames(pool: ConnectionPool, index: GroupIndex, aff
   const userdn = dnKey(s.userdn);
   if (userdn === undefined) return undefined;
   // backend.go Login looks local groups up by the LDAP group names, lower-cased unless case-sensitive.
-  const localGroupOf = (ldapName: string) => canonicalName({ case_sensitive_names: affected.caseSensitive }, ldapName);
+  const nameCase = { case_sensitive_names: affected.caseSensitive };
+  const localGroupOf = (ldapName: string) => canonicalName(nameCase, ldapName);
   try {
     const rules = await pool.use((c) => equalityRules(c.client, [s.userattr, ...listing.nameAttributes, ...listing.dnAttributes]));
     if (!comparable(rules, s.userattr, listing)) return undefined;

@@ -69,7 +69,8 @@ export function affectedBy(before: MethodMappings, after: MethodMappings, caseSe
   const groups = changedKeys(before.groups, after.groups, sameList);
   const users = changedKeys(before.users, after.users, (a, b) => sameList(a.policies, b.policies) && sameList(a.groups, b.groups));
   // backend.go Login: a local user's groups are looked up lower-cased unless case-sensitive.
-  const localGroupOf = (g: string) => canonicalName({ case_sensitive_names: caseSensitive }, g);
+  const nameCase = { case_sensitive_names: caseSensitive };
+  const localGroupOf = (g: string) => canonicalName(nameCase, g);
   for (const side of [before.users, after.users]) {
     for (const [name, user] of side) if (user.groups.some((g) => groups.has(localGroupOf(g)))) users.add(name);
   }
