@@ -127,6 +127,13 @@ export interface KindModule<T = Record<string, unknown>> {
   secretPaths(value: unknown): ValuePath[];
   /** The spec's semantic rules across all documents of this kind; run after the schema passed. */
   validate(docs: ReadonlyArray<ResolvedDocument<T>>, diags: Diagnostics, ctx: KindContext): void;
+  /**
+   * The rules about single values of one document (a name, a mount path, a field's own form, a
+   * policy's text), each reported at its value: `validate` runs them, and prepare runs them alone
+   * on what is left of a document that failed its schema or a reference (validate/salvage.ts), so
+   * they must take any shape: a field missing, placement not done. Never a rule between fields.
+   */
+  checkValues?(doc: ResolvedDocument, diags: Diagnostics): void;
   /** Normalised desired objects (inputs are not mutated). Only called when validation passed. */
   desired(docs: ReadonlyArray<ResolvedDocument<T>>, ctx: KindContext): DesiredState;
   /** Reads the live objects the desired state concerns (every collection in full). */

@@ -76,6 +76,22 @@ export async function resolveReferences(
   diags: Diagnostics,
   unknownPaths: readonly ValuePath[] = [],
 ): Promise<unknown> {
+  const resolved = await resolveReferencesPartly(doc, secretPaths, opts, diags, unknownPaths);
+  return resolved.refused.length > 0 ? undefined : resolved.value;
+}
+
+/**
+ * As resolveReferences, and when a reference fails, the rest of the value all the same (each
+ * failed value left undefined) with the paths of those that failed: the rules about single
+ * values still run on the rest (validate/salvage.ts).
+ */
+export async function resolveReferencesPartly(
+  doc: LoadedDocument,
+  secretPaths: readonly ValuePath[],
+  opts: ReferenceOptions,
+  diags: Diagnostics,
+  unknownPaths: readonly ValuePath[] = [],
+): Promise<{ value: unknown; refused: ValuePath[] }> {
   const secrets = new PathSet(secretPaths);
   // Fields the schema does not know are left as written: already an error, not worth a read.
   const unknown = unknownPaths.length > 0 ? new PathSet(unknownPaths) : undefined;
@@ -84,9 +100,9 @@ export async function resolveReferences(
   let referenceRoot: Promise<FileReferenceRoot | undefined> | undefined;
   const confinement = (): Promise<FileReferenceRoot | undefined> =>
     (referenceRoot ??= opts.allowFilesOutsideRoot ? Promise.resolve(undefined) : fileReferenceRoot(doc.absoluteFile, doc.givenDir ?? folder));
-  let failed = false;
+  const refused: ValuePath[] = [];
   const fail = (at: ValuePath, message: string, origin: 'manifest' | 'environment' = 'manifest'): undefined => {
-    failed = true;
+    refused.push([...at]);
     if (origin === 'environment') diags.environmentError(message, doc.pos([...at]));
     else diags.error(message, doc.pos([...at]));
     return undefined;
@@ -199,9 +215,8 @@ export async function resolveReferences(
   const root: Record<string, unknown> = {};
   place(root, 'value', walk(doc.value));
   await Promise.all(reads);
-  if (failed) return undefined;
-  for (const h of holding) if (h !== undefined) opts.textsHolding?.found.push(h);
-  return root['value'];
+  if (refused.length === 0) for (const h of holding) if (h !== undefined) opts.textsHolding?.found.push(h);
+  return { value: root['value'], refused };
 }
 
 /** Sets an own property, `__proto__` included (a key in a manifest, never a prototype). */

@@ -3,7 +3,7 @@ import { Diagnostics, type SourcePos } from '../core/diagnostics.js';
 import type { DesiredState } from '../core/resource.js';
 import type { LoadedDocument, ResolvedDocument, ValuePath } from '../load/document.js';
 import { loadPaths } from '../load/loader.js';
-import { resolveReferences, type ReferenceOptions, type TextsHolding } from '../load/references.js';
+import { resolveReferencesPartly, type ReferenceOptions, type TextsHolding } from '../load/references.js';
 import {
   CLUSTER_KIND,
   CLUSTER_SCHEMA_FILE,
@@ -21,13 +21,16 @@ import { SHA1_CERTIFICATE_RULE } from '../core/acknowledge-rules.js';
 import { checkEnvelope, isLockstepDocument, noManifestFound } from './envelope.js';
 import { pointerToPath, schemaDiagnostics } from './schema-errors.js';
 import { schemaAcknowledges, schemaValidator } from './schemas.js';
+import { refusedBySchema, withoutRefused, type SalvagedValue } from './salvage.js';
 import type { KindSource, PreparableKind, Prepared, PrepareOptions } from './types.js';
 
 /**
  * prepare() with the kinds given (tests pass their own). Stages, each over every document so
  * that all problems are reported at once: envelope (apiVersion, kind) → schema and references
  * (both, whatever the other finds) → clusters and placement → the kinds' semantic rules →
- * the certificates of every document → desired state (only without errors). A document that fails a stage goes no further.
+ * the certificates of every document → desired state (only without errors). A document that
+ * fails its schema or a reference goes on without the values refused, to placement and to the
+ * rules about single values (KindModule.checkValues); one that fails placement goes no further.
  * Nothing here talks to a server.
  */
 export async function prepareWithKinds<K extends PreparableKind>(
@@ -56,6 +59,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
   const moduleOf = new Map(kindModules.map((k) => [k.kind, k]));
 
   const resolved = new Map<string, ResolvedDocument[]>();
+  // Documents that failed their schema or a reference, what is left of them: their single values still checked.
+  const salvaged = new Map<string, Salvaged[]>();
   // Found while references are resolved (the one walk of every value): checked once placed.
   const certificateTexts = new Map<LoadedDocument, FoundTexts>();
   const brokenClusters: KnownCluster[] = [];
@@ -64,14 +69,18 @@ export async function prepareWithKinds<K extends PreparableKind>(
     const schemaFile = module ? module.schemaFile : CLUSTER_SCHEMA_FILE;
     const secretPaths = module ? module.secretPaths.bind(module) : clusterSecretPaths;
     const ok: ResolvedDocument[] = [];
+    const rest: Salvaged[] = [];
     for (const doc of docs) {
       const certificates: FoundTexts = [];
-      const data = await schemaAndReferences(doc, schemaFile, secretPaths, { ...referenceOpts, textsHolding: { needle: CERTIFICATE_BEGIN, found: certificates } }, diags);
-      if (data !== undefined) ok.push({ source: doc, kind, data: data as Record<string, unknown> });
+      const checked = await schemaAndReferences(doc, schemaFile, secretPaths, { ...referenceOpts, textsHolding: { needle: CERTIFICATE_BEGIN, found: certificates } }, diags);
+      if (checked.complete) ok.push({ source: doc, kind, data: checked.data });
       else if (kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
-      if (certificates.length > 0) certificateTexts.set(doc, certificates);
+      else if (checked.salvaged) rest.push({ doc: { source: doc, kind, data: checked.salvaged.data }, refusedFields: checked.salvaged.refusedFields });
+      const kept = checked.complete ? certificates : checked.salvaged ? certificates.filter((c) => valueAt(checked.salvaged!.data, c.path) === c.text) : [];
+      if (kept.length > 0) certificateTexts.set(doc, kept);
     }
     resolved.set(kind, ok);
+    if (rest.length > 0) salvaged.set(kind, rest);
   }
 
   const clusterDocs = resolved.get(CLUSTER_KIND) ?? [];
@@ -92,8 +101,20 @@ export async function prepareWithKinds<K extends PreparableKind>(
     const docs = documents.get(module.kind) ?? [];
     if (docs.length > 0) module.validate(docs, diags, ctx);
   }
+  // The rest of a document that failed an earlier stage: placed when its cluster and namespace
+  // were not refused, then its single values checked (every problem at once; no rule between
+  // fields or documents runs on it, see validate/salvage.ts).
+  const salvagedPlaced: ResolvedDocument[] = [];
+  for (const module of kindModules) {
+    for (const { doc, refusedFields } of salvaged.get(module.kind) ?? []) {
+      const placeable = module.placement !== 'none' && !refusedFields.has('cluster') && !refusedFields.has('namespace');
+      const placed = placeable ? placeDocument(doc, catalogue, diags) : undefined;
+      if (placed) salvagedPlaced.push(placed);
+      module.checkValues?.(placed ?? doc, diags);
+    }
+  }
   const schemaFileOf = (kind: string) => moduleOf.get(kind)?.schemaFile ?? CLUSTER_SCHEMA_FILE;
-  const certificates = [...documents.values()].flat().flatMap((doc) => (certificateTexts.get(doc.source) ?? []).map((found) => ({ doc, ...found })));
+  const certificates = [...[...documents.values()].flat(), ...salvagedPlaced].flatMap((doc) => (certificateTexts.get(doc.source) ?? []).map((found) => ({ doc, ...found })));
   await checkCertificates(certificates, now, (kind) => schemaAcknowledges(schemaFileOf(kind), SHA1_CERTIFICATE_RULE), diags);
 
   const desired = new Map<string, DesiredState>();
@@ -106,16 +127,34 @@ export async function prepareWithKinds<K extends PreparableKind>(
 /** The plain texts of one document that hold a certificate, with their paths. */
 type FoundTexts = TextsHolding['found'];
 
+/** What is left of a document that failed its schema or a reference (validate/salvage.ts). */
+interface Salvaged {
+  doc: ResolvedDocument;
+  refusedFields: ReadonlySet<string>;
+}
+
+/** The value at `path`, or undefined where the path leaves the value. */
+function valueAt(root: unknown, path: ValuePath): unknown {
+  let at = root;
+  for (const step of path) {
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, step)) return undefined;
+    at = (at as Record<string | number, unknown>)[step];
+  }
+  return at;
+}
+
 /** A KindSource over modules already at hand (tests pass their own). */
 function fixedKinds<K extends PreparableKind>(modules: readonly K[]): KindSource<K> {
   return { names: modules.map((k) => k.kind), load: async (names) => modules.filter((k) => names.has(k.kind)) };
 }
 
 /**
- * The document's values with references resolved, or undefined when its schema or a reference
- * failed. Both are checked whatever the other finds, so one run reports every problem of the
+ * The document's values with references resolved, `complete` when its schema and every reference
+ * passed. Both are checked whatever the other finds, so one run reports every problem of the
  * document; a value that is both a bad reference and of the wrong form is one problem, reported
  * as the reference (the more precise message), once; an unknown field's value is not resolved.
+ * When something failed, `salvaged` is the rest without the refused values (validate/salvage.ts),
+ * or undefined when nothing can be read of it.
  */
 async function schemaAndReferences(
   doc: LoadedDocument,
@@ -123,16 +162,18 @@ async function schemaAndReferences(
   secretPaths: (value: unknown) => ValuePath[],
   opts: PrepareOptions & ReferenceOptions,
   diags: Diagnostics,
-): Promise<unknown> {
+): Promise<{ complete: true; data: Record<string, unknown> } | { complete: false; salvaged: SalvagedValue | undefined }> {
   const validate = schemaValidator(schemaFile);
   const schemaOk = validate(doc.value);
-  const schemaProblems = schemaOk ? [] : schemaDiagnostics(validate.errors ?? [], doc);
+  const errors = validate.errors ?? [];
+  const schemaProblems = schemaOk ? [] : schemaDiagnostics(errors, doc);
   const referenceDiags = new Diagnostics();
-  const data = await resolveReferences(doc, secretPaths(doc.value), opts, referenceDiags, unknownFieldPaths(validate.errors ?? []));
+  const resolved = await resolveReferencesPartly(doc, secretPaths(doc.value), opts, referenceDiags, unknownFieldPaths(errors));
   const referenceSpots = new Set(referenceDiags.items.map((d) => spotOf(d.pos)));
   for (const d of schemaProblems) if (!referenceSpots.has(spotOf(d.pos))) diags.add(d);
   diags.append(referenceDiags);
-  return schemaOk ? data : undefined;
+  if (schemaOk && resolved.refused.length === 0) return { complete: true, data: resolved.value as Record<string, unknown> };
+  return { complete: false, salvaged: withoutRefused(resolved.value, [...refusedBySchema(errors), ...resolved.refused]) };
 }
 
 /** The value paths of fields the schema does not know. */

@@ -48,7 +48,7 @@ export interface Prepared<K extends PreparableKind = KindModule> {
 }
 
 /** What prepare needs of a kind (a KindModule has more). */
-export type PreparableKind = Pick<KindModule, 'kind' | 'schemaFile' | 'secretPaths' | 'validate' | 'desired' | 'placement'>;
+export type PreparableKind = Pick<KindModule, 'kind' | 'schemaFile' | 'secretPaths' | 'validate' | 'checkValues' | 'desired' | 'placement'>;
 
 /** Where prepare gets its kinds: every name, and the modules of those the manifests use. */
 export interface KindSource<K extends PreparableKind = PreparableKind> {

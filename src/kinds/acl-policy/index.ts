@@ -3,7 +3,7 @@ import type { KindModule } from '../kind.js';
 import { exportAclPolicies } from './export.js';
 import { desiredAclPolicies } from './normalise.js';
 import { readAclPolicies } from './read.js';
-import { validateAclPolicies } from './rules.js';
+import { checkAclPolicyValues, validateAclPolicies } from './rules.js';
 import { ACL_POLICY_KIND, ACL_POLICY_SCHEMA_FILE } from './types.js';
 import { applyAclPolicyChange } from './write.js';
 
@@ -16,6 +16,7 @@ export const aclPolicyKind: KindModule = {
   feature: { name: 'ACL policies' },
   secretPaths: () => [],
   validate: validateAclPolicies,
+  checkValues: checkAclPolicyValues,
   desired: desiredAclPolicies,
   read: readAclPolicies,
   apply: applyAclPolicyChange,

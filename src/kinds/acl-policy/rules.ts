@@ -15,19 +15,21 @@ import { asAclPolicyDocuments, groupByScope, type AclPolicyDocument, type Policy
  */
 export function validateAclPolicies(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, _ctx: KindContext): void {
   const policyDocs = asAclPolicyDocuments(docs);
-  for (const doc of policyDocs) checkPolicyText(doc, diags);
-  const named = policyDocs.filter((doc) => checkName(doc, diags));
+  for (const doc of docs) checkAclPolicyValues(doc, diags);
+  const named = policyDocs.filter((doc) => policyNameProblem(doc.data.name) === undefined);
   for (const scope of groupByScope(named)) {
     checkUnique(scope, diags);
     checkPruneAgreement(scope.docs, diags, `the ACL policies of ${describeScope(scope)} are one collection`);
   }
 }
 
-/** True when the name is usable; otherwise reported. */
-function checkName(doc: AclPolicyDocument, diags: Diagnostics): boolean {
+/** The rules about single values of one document (KindModule.checkValues): its name and its text. Any shape. */
+export function checkAclPolicyValues(source: ResolvedDocument, diags: Diagnostics): void {
+  const doc = asAclPolicyDocuments([source])[0]!;
+  if (typeof doc.data.policy === 'string') checkPolicyText(doc, diags);
+  if (typeof doc.data.name !== 'string') return;
   const problem = policyNameProblem(doc.data.name);
   if (problem) reportAt(diags, doc, ['name'], problem);
-  return problem === undefined;
 }
 
 function checkUnique(scope: PolicyScope, diags: Diagnostics): void {

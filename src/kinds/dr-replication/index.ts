@@ -5,7 +5,7 @@ import { desiredDrReplication } from './desired.js';
 import { exportDrReplication } from './export.js';
 import { planDrReplication } from './kind-plan.js';
 import { readDrReplication } from './read.js';
-import { validateDrReplication } from './rules.js';
+import { checkDrValues, validateDrReplication } from './rules.js';
 import { drSecretPaths } from './secrets.js';
 import { DR_REPLICATION_KIND, DR_REPLICATION_SCHEMA_FILE, DR_SET, DR_STEP } from './types.js';
 import { STATUS_PATH } from './addresses.js';
@@ -23,6 +23,7 @@ export const drReplicationKind: KindModule = {
   feature: { name: 'DR replication', probe: { method: 'GET', path: STATUS_PATH } },
   secretPaths: drSecretPaths,
   validate: validateDrReplication,
+  checkValues: checkDrValues,
   desired: desiredDrReplication,
   read: readDrReplication,
   plan: planDrReplication,

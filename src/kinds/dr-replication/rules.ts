@@ -54,16 +54,30 @@ export function validateDrReplication(docs: ReadonlyArray<ResolvedDocument>, dia
 
     for (const cluster of Object.keys(d.operationTokens ?? {})) known(cluster, ['operationTokens', cluster]);
     checkTokenSources(doc, err);
-    (d.keyShares ?? []).forEach((share, i) => {
-      const text = isSecret(share) ? share.reveal() : String(share);
-      if (!shareEncoding(text)) err(['keyShares', i], 'a root key share must be hex or base64');
-    });
-    if (d.secondaryTokenTtl !== undefined) {
-      const read = readDuration(d.secondaryTokenTtl);
-      if (read.kind === 'refused' || read.value.truncated || read.value.seconds === 0) err(['secondaryTokenTtl'], 'must be a positive duration in whole seconds (e.g. 30m)');
-    }
-    if (d.primaryClusterAddr) checkUrl(d.primaryClusterAddr, ['primaryClusterAddr'], err);
+    checkValueRules(doc, err);
   }
+}
+
+/**
+ * The rules about single values of one document (KindModule.checkValues): its key shares, its
+ * token TTL and the primary's cluster address. Any shape.
+ */
+export function checkDrValues(source: ResolvedDocument, diags: Diagnostics): void {
+  const doc = asDrDocuments([source])[0]!;
+  checkValueRules(doc, (path, message) => diags.error(atPath(path, message), doc.source.pos(path)));
+}
+
+function checkValueRules(doc: DrReplicationDocument, err: (path: ValuePath, message: string) => void): void {
+  const d = doc.data;
+  (d.keyShares ?? []).forEach((share, i) => {
+    const text = isSecret(share) ? share.reveal() : String(share);
+    if (!shareEncoding(text)) err(['keyShares', i], 'a root key share must be hex or base64');
+  });
+  if (d.secondaryTokenTtl !== undefined) {
+    const read = readDuration(d.secondaryTokenTtl);
+    if (read.kind === 'refused' || read.value.truncated || read.value.seconds === 0) err(['secondaryTokenTtl'], 'must be a positive duration in whole seconds (e.g. 30m)');
+  }
+  if (d.primaryClusterAddr) checkUrl(d.primaryClusterAddr, ['primaryClusterAddr'], err);
 }
 
 /**

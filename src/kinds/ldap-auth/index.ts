@@ -6,7 +6,7 @@ import { desiredLdapAuth } from './normalise.js';
 import { ldapPolicyReferences } from './policy-names.js';
 import { readLdapAuth } from './read.js';
 import { settleNameCase } from './name-case.js';
-import { validateLdapAuth } from './rules.js';
+import { checkLdapValues, validateLdapAuth } from './rules.js';
 import { ldapSecretPaths } from './secrets.js';
 import { applyLdapChange } from './write.js';
 
@@ -19,6 +19,7 @@ export const ldapAuthKind: KindModule = {
   feature: { name: 'the LDAP auth method' },
   secretPaths: ldapSecretPaths,
   validate: validateLdapAuth,
+  checkValues: checkLdapValues,
   desired: desiredLdapAuth,
   read: readLdapAuth,
   settle: settleNameCase,

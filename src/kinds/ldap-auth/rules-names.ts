@@ -10,12 +10,24 @@ type Section = 'groups' | 'users';
 const NOUN: Record<Section, string> = { groups: 'group', users: 'user' };
 
 /**
- * Group and user names across the merged documents of one mount: each defined once, no two
- * that the server would see as one once lower-cased (unless case_sensitive_names), and none
- * that cannot be a path segment.
+ * Group and user names across the merged documents of one mount: each defined once, and no two
+ * that the server would see as one once lower-cased (unless case_sensitive_names). A name that
+ * cannot be one is left out here: checkNameForms reports it.
  */
 export function checkNames(group: MountGroup, diags: Diagnostics): void {
   for (const section of ['groups', 'users'] as const) checkSection(group, section, diags);
+}
+
+/** Each group and user name of one document can be a path segment and an item of a list. */
+export function checkNameForms(doc: LdapAuthDocument, diags: Diagnostics): void {
+  for (const section of ['groups', 'users'] as const) {
+    const names = doc.data[section];
+    if (names === undefined) continue;
+    for (const name of Object.keys(names)) {
+      const problem = nameProblem(section, name);
+      if (problem) reportAtKey(diags, doc, [section, name], `${NOUN[section]} name ${JSON.stringify(name)} ${problem}`);
+    }
+  }
 }
 
 function checkSection(group: MountGroup, section: Section, diags: Diagnostics): void {
@@ -25,11 +37,7 @@ function checkSection(group: MountGroup, section: Section, diags: Diagnostics): 
   const seen = new Map<string, FirstSeen>();
   for (const doc of group.docs) {
     for (const name of Object.keys(doc.data[section] ?? {})) {
-      const problem = nameProblem(section, name);
-      if (problem) {
-        reportAtKey(diags, doc, [section, name], `${noun} name ${JSON.stringify(name)} ${problem}`);
-        continue;
-      }
+      if (nameProblem(section, name) !== undefined) continue;
       const key = canonicalName(name, group.caseSensitiveNames);
       const first = seen.get(key);
       if (!first) {

@@ -6,7 +6,7 @@ import { checkConfigConsistency } from './rules-consistency.js';
 import { checkConfigFields } from './rules-fields.js';
 import { checkMerge } from './rules-merge.js';
 import { checkMountOverlaps, checkMountPath } from '../auth-mount/rules.js';
-import { checkNames } from './rules-names.js';
+import { checkNameForms, checkNames } from './rules-names.js';
 import { checkPem } from './rules-pem.js';
 import { boolOf } from '../../values/index.js';
 import { asLdapDocuments, DEFAULT_MOUNT, type LdapAuthDocument } from './types.js';
@@ -22,10 +22,8 @@ import { checkManagedElsewhere } from '../write-only.js';
 export function validateLdapAuth(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, _ctx: KindContext): void {
   const ldapDocs = asLdapDocuments(docs);
   for (const doc of ldapDocs) {
-    checkMountPath(doc, diags);
-    checkConfigFields(doc, diags);
+    checkValueRules(doc, diags);
     checkConfigConsistency(doc, diags);
-    checkPem(doc, diags);
     checkDocumentLists(doc, diags);
   }
   const groups = groupByMount(ldapDocs);
@@ -40,6 +38,21 @@ export function validateLdapAuth(docs: ReadonlyArray<ResolvedDocument>, diags: D
     if (grouped.has(doc)) continue;
     checkNames({ cluster: doc.data.cluster, namespace: doc.data.namespace, mount: DEFAULT_MOUNT, docs: [doc], caseSensitiveNames: boolOf(doc.data.config?.case_sensitive_names) ?? false }, diags);
   }
+}
+
+/**
+ * The rules about single values of one document (KindModule.checkValues): its mount path, each
+ * config value's own form, its certificates and key, its group and user names. Any shape.
+ */
+export function checkLdapValues(doc: ResolvedDocument, diags: Diagnostics): void {
+  checkValueRules(asLdapDocuments([doc])[0]!, diags);
+}
+
+function checkValueRules(doc: LdapAuthDocument, diags: Diagnostics): void {
+  checkMountPath(doc, diags);
+  checkConfigFields(doc, diags);
+  checkPem(doc, diags);
+  checkNameForms(doc, diags);
 }
 
 /** `managedElsewhere` and `acknowledge` are about a config: only the document with `config` has them. */

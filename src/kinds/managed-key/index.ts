@@ -3,7 +3,7 @@ import { desiredManagedKeys } from './desired.js';
 import { exportManagedKeys } from './export.js';
 import { planManagedKeys } from './plan.js';
 import { readManagedKeys } from './read.js';
-import { validateManagedKeys } from './rules.js';
+import { checkManagedKeyValues, validateManagedKeys } from './rules.js';
 import { managedKeySecretPaths } from './secrets.js';
 import { MANAGED_KEY, MANAGED_KEY_KIND, MANAGED_KEY_SCHEMA_FILE } from './types.js';
 import { applyManagedKeyChange } from './write.js';
@@ -20,6 +20,7 @@ export const managedKeyKind: KindModule = {
   feature: { name: 'managed keys', probe: { method: 'LIST', path: 'sys/managed-keys/pkcs11' } },
   secretPaths: managedKeySecretPaths,
   validate: validateManagedKeys,
+  checkValues: checkManagedKeyValues,
   desired: desiredManagedKeys,
   read: readManagedKeys,
   plan: planManagedKeys,

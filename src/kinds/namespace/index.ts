@@ -4,7 +4,7 @@ import { exportNamespaces } from './export.js';
 import { desiredNamespaces } from './normalise.js';
 import { planNamespaces } from './plan.js';
 import { readNamespaces } from './read.js';
-import { validateNamespaces } from './rules.js';
+import { checkNamespaceValues, validateNamespaces } from './rules.js';
 import { NAMESPACE_KIND, NAMESPACE_SCHEMA_FILE } from './types.js';
 import { applyNamespaceChange } from './write.js';
 
@@ -17,6 +17,7 @@ export const namespaceKind: KindModule = {
   feature: { name: 'namespaces', probe: { method: 'LIST', path: 'sys/namespaces' } },
   secretPaths: () => [],
   validate: validateNamespaces,
+  checkValues: checkNamespaceValues,
   desired: desiredNamespaces,
   read: readNamespaces,
   plan: planNamespaces,

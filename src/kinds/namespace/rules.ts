@@ -12,7 +12,8 @@ import { asNamespaceDocuments, groupBySiblings, type NamespaceDocument } from '.
  */
 export function validateNamespaces(docs: ReadonlyArray<ResolvedDocument>, diags: Diagnostics, _ctx: KindContext): void {
   const namespaceDocs = asNamespaceDocuments(docs);
-  const named = namespaceDocs.filter((doc) => checkName(doc, diags));
+  for (const doc of docs) checkNamespaceValues(doc, diags);
+  const named = namespaceDocs.filter((doc) => namespacePathProblem(doc.data.name) === undefined);
   checkUnique(named, diags);
   for (const group of groupBySiblings(named)) {
     const where = group.parent === '' ? 'the root namespace' : `namespace ${group.parent}`;
@@ -20,11 +21,12 @@ export function validateNamespaces(docs: ReadonlyArray<ResolvedDocument>, diags:
   }
 }
 
-/** True when the name is usable; otherwise reported. */
-function checkName(doc: NamespaceDocument, diags: Diagnostics): boolean {
+/** The rules about single values of one document (KindModule.checkValues): its name. Any shape. */
+export function checkNamespaceValues(source: ResolvedDocument, diags: Diagnostics): void {
+  const doc = asNamespaceDocuments([source])[0]!;
+  if (typeof doc.data.name !== 'string') return;
   const problem = namespacePathProblem(doc.data.name);
   if (problem) reportAt(diags, doc, ['name'], problem);
-  return problem === undefined;
 }
 
 function checkUnique(docs: readonly NamespaceDocument[], diags: Diagnostics): void {

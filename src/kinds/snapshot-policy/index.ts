@@ -3,7 +3,7 @@ import { exportSnapshotPolicies } from './export.js';
 import { desiredSnapshotPolicies } from './normalise.js';
 import { planSnapshotPolicies } from './plan.js';
 import { readSnapshotPolicies } from './read.js';
-import { validateSnapshotPolicies } from './rules.js';
+import { checkSnapshotValues, validateSnapshotPolicies } from './rules.js';
 import { snapshotSecretPaths } from './secrets.js';
 import { SNAPSHOT_CONFIG, SNAPSHOT_POLICY_KIND, SNAPSHOT_POLICY_SCHEMA_FILE } from './types.js';
 import { applySnapshotChange } from './write.js';
@@ -17,6 +17,7 @@ export const snapshotPolicyKind: KindModule = {
   feature: { name: 'automated Raft snapshots', probe: { method: 'LIST', path: `${SNAPSHOT_AUTO_PATH}/config` } },
   secretPaths: snapshotSecretPaths,
   validate: validateSnapshotPolicies,
+  checkValues: checkSnapshotValues,
   desired: desiredSnapshotPolicies,
   read: readSnapshotPolicies,
   plan: planSnapshotPolicies,

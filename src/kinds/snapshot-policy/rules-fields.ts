@@ -11,11 +11,12 @@ const DURATION_MESSAGE = 'must be a duration (e.g. 30m, 24h) or a whole number o
 const BYTES_MESSAGE = 'must be a size in bytes: a whole number, or a number with a unit such as 10GiB or 500MB';
 
 /**
- * Each config value (references resolved) against its field's form, the storage_type, the
- * fields its storage type requires, and fields that belong to another storage type.
+ * Each config value (references resolved) against its field's form and the storage_type, and
+ * fields that belong to another storage type. Any shape (KindModule.checkValues).
  */
-export function checkConfigFields(doc: SnapshotPolicyDocument, diags: Diagnostics): void {
-  const config = doc.data.config;
+export function checkConfigValues(doc: SnapshotPolicyDocument, diags: Diagnostics): void {
+  const config = doc.data.config as SnapshotPolicyDocument['data']['config'] | undefined;
+  if (config === undefined) return;
   const type = config['storage_type'];
   for (const [name, value] of Object.entries(config)) {
     const spec = snapshotFieldSpec(name);
@@ -29,6 +30,12 @@ export function checkConfigFields(doc: SnapshotPolicyDocument, diags: Diagnostic
     const hint = typeof type === 'string' ? didYouMean(type, STORAGE_TYPES) : '';
     reportAt(diags, doc, ['config', 'storage_type'], `must be one of ${STORAGE_TYPES.join(', ')}${hint}`);
   }
+}
+
+/** The fields the storage type requires, given and not empty. */
+export function checkRequiredConfig(doc: SnapshotPolicyDocument, diags: Diagnostics): void {
+  const config = doc.data.config;
+  const type = config['storage_type'];
   const required = isStorageType(type) ? fieldsOf(type) : fieldsOf('local').filter((f) => f.variant === 'common');
   for (const spec of required.filter((f) => f.required)) {
     const value = config[spec.name];
