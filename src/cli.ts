@@ -12,7 +12,7 @@ import { registerExport } from './commands/export.js';
 import { registerFmt } from './commands/fmt.js';
 import { registerGraph } from './commands/graph.js';
 import { registerLogComment } from './commands/log-comment.js';
-import { endQuietlyWhenReadersLeave, processOutput, redacting, type Output, type OutputSink } from './commands/output.js';
+import { endQuietlyWhenReadersLeave, processOutput, redacting, shortenLines, type Output, type OutputSink } from './commands/output.js';
 import { enableCompileCache, type CompileCacheHost } from './core/compile-cache.js';
 import { RedactionSet } from './core/redaction.js';
 import { tuneV8ForShortRun } from './core/short-run-v8.js';
@@ -116,7 +116,7 @@ function lastResort(redaction: RedactionSet): (err: unknown) => void {
   return (err) => {
     const message = err instanceof Error ? err.message : String(err);
     // One line: a line feed in it could start a line another program reads (`::error::` in CI).
-    const line = printable(redaction.redact(message)).replaceAll('\n', '\\n');
+    const line = shortenLines(printable(redaction.redact(message)).replaceAll('\n', '\\n'));
     if (process.stderr.writable) process.stderr.write(`error: ${line}\n`);
     process.exitCode = 1;
   };

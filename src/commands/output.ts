@@ -30,9 +30,38 @@ export function redacting(sink: OutputSink, redaction: RedactionSet = new Redact
     ...sink,
     redaction,
     out: (t) => sink.out(redaction.redact(t)),
-    err: (t) => sink.err(redaction.redact(t)),
-    ...(sink.status ? { status: (t: string) => sink.status!(redaction.redact(t)) } : {}),
+    err: (t) => sink.err(shortenLines(redaction.redact(t))),
+    ...(sink.status ? { status: (t: string) => sink.status!(shortenLines(redaction.redact(t))) } : {}),
   };
+}
+
+/**
+ * The most characters of one line of a diagnostic: a server's answer of megabytes quoted in an
+ * error must not flood a CI log or a terminal. Plans (stdout) are never cut: they show values
+ * whole, which is what they are for.
+ */
+export const MAX_DIAGNOSTIC_LINE = 4096;
+
+/**
+ * Each line of `text` cut at MAX_DIAGNOSTIC_LINE, saying how much was left out. Done after
+ * redaction, on the text as printed: cut earlier, a secret split at the cut would leave a part
+ * the redaction no longer recognises.
+ */
+export function shortenLines(text: string): string {
+  if (text.length <= MAX_DIAGNOSTIC_LINE) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= MAX_DIAGNOSTIC_LINE) return line;
+      // Never half of a surrogate pair: it would print as U+FFFD.
+      const end = isHighSurrogate(line.charCodeAt(MAX_DIAGNOSTIC_LINE - 1)) ? MAX_DIAGNOSTIC_LINE - 1 : MAX_DIAGNOSTIC_LINE;
+      return `${line.slice(0, end)}... (${line.length - end} more characters not shown)`;
+    })
+    .join('\n');
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**
