@@ -30,7 +30,7 @@ import type { KindSource, PreparableKind, Prepared, PrepareOptions } from './typ
  * (both, whatever the other finds) → clusters and placement → the kinds' semantic rules →
  * the certificates of every document → desired state (only without errors). A document that
  * fails its schema or a reference goes on without the values refused, to placement and to the
- * rules about single values (KindModule.checkValues); one that fails placement goes no further.
+ * rules about single values (KindModule.checkValues); one that cannot be placed goes to those rules too.
  * Nothing here talks to a server.
  */
 export async function prepareWithKinds<K extends PreparableKind>(
@@ -90,9 +90,20 @@ export async function prepareWithKinds<K extends PreparableKind>(
 
   const documents = new Map<string, ResolvedDocument[]>();
   if (clusterDocs.length > 0) documents.set(CLUSTER_KIND, clusterDocs);
+  // Whole documents that cannot be placed: their single values are still checked (below).
+  const unplaced = new Map<string, ResolvedDocument[]>();
   for (const module of kindModules) {
     const docs = resolved.get(module.kind) ?? [];
-    const placed = module.placement === 'none' ? docs : docs.flatMap((d) => placeDocument(d, catalogue, diags) ?? []);
+    if (module.placement === 'none') {
+      documents.set(module.kind, docs);
+      continue;
+    }
+    const placed: ResolvedDocument[] = [];
+    for (const doc of docs) {
+      const at = placeDocument(doc, catalogue, diags);
+      if (at) placed.push(at);
+      else unplaced.set(module.kind, [...(unplaced.get(module.kind) ?? []), doc]);
+    }
     documents.set(module.kind, placed);
   }
 
@@ -101,11 +112,13 @@ export async function prepareWithKinds<K extends PreparableKind>(
     const docs = documents.get(module.kind) ?? [];
     if (docs.length > 0) module.validate(docs, diags, ctx);
   }
-  // The rest of a document that failed an earlier stage: placed when its cluster and namespace
-  // were not refused, then its single values checked (every problem at once; no rule between
-  // fields or documents runs on it, see validate/salvage.ts).
+  // A document that could not be placed, and the rest of one that failed its schema or a
+  // reference (placed when its cluster and namespace were not refused): its single values
+  // checked (every problem at once; no rule between fields or documents runs on it, see
+  // validate/salvage.ts).
   const salvagedPlaced: ResolvedDocument[] = [];
   for (const module of kindModules) {
+    for (const doc of unplaced.get(module.kind) ?? []) module.checkValues?.(doc, diags);
     for (const { doc, refusedFields } of salvaged.get(module.kind) ?? []) {
       const placeable = module.placement !== 'none' && !refusedFields.has('cluster') && !refusedFields.has('namespace');
       const placed = placeable ? placeDocument(doc, catalogue, diags) : undefined;
