@@ -1,5 +1,6 @@
 import { printable } from '../core/text-escape.js';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { replaceFile } from '../core/replace-file.js';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { ClusterClient } from '../client/types.js';
@@ -58,14 +59,23 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
     withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output)),
   );
   // Files lockstep writes hold no secret either: a server value that is one of this run's
-  // secrets (a token someone stored as a binddn) is written as "(sensitive)", and said.
-  const files = read.map((f) => ({ ...f, text: output.redaction.redact(f.text) }));
-  for (const [i, f] of files.entries()) {
-    if (f.text !== read[i]!.text) output.err(`warning: ${printable(f.name)}: a value on the server is a secret of this run (a cluster token or a referenced secret); it is written as "(sensitive)"`);
-  }
+  // secrets (a token someone stored as a binddn) is written as "(sensitive)", and said. The
+  // values are redacted before they are written out: in the file, YAML breaks a text of several
+  // lines over indented lines and escapes what it must quote, so the secret is no longer there
+  // as it is. The text is redacted again as written (a key, the header).
+  const files = read.map((f) => {
+    const docs = output.redaction.redactValue(f.docs);
+    const written = `# yaml-language-server: $schema=${f.schema}\n${HEADER}\n${manifestText(docs)}`;
+    const text = output.redaction.redact(written);
+    if (docs !== f.docs || text !== written) {
+      output.err(`warning: ${printable(f.name)}: a value on the server is a secret of this run (a cluster token or a referenced secret); it is written as "(sensitive)"`);
+    }
+    return { name: f.name, text };
+  });
   if (flags.out) {
     await mkdir(flags.out, { recursive: true });
-    for (const f of files) await writeFile(path.join(flags.out, f.name), f.text);
+    // Replaced, never written through: a link planted in the directory is not followed.
+    for (const f of files) await replaceFile(path.join(flags.out, f.name), f.text, 0o644);
     output.out(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} to ${flags.out}: ${files.map((f) => printable(f.name)).join(', ') || '(nothing to export)'}`);
   } else {
     output.out(files.map((f) => f.text).join('---\n'));
@@ -73,8 +83,8 @@ async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: Ex
   return 0;
 }
 
-/** One manifest file per cluster and kind that holds anything, as read from the servers. */
-async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, output: Output): Promise<Array<{ name: string; text: string }>> {
+/** One manifest file per cluster and kind that holds anything, as read from the servers: its documents, not yet written out. */
+async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, output: Output): Promise<Array<{ name: string; schema: string; docs: unknown[] }>> {
   const secrets = output.redaction;
   const read: Array<{ name: string; schema: string; docs: unknown[] }> = [];
   const kinds = await loadKinds();
@@ -107,7 +117,7 @@ async function exportFiles(selected: ClusterTarget[], pool: ClusterClientPool, o
   // One variable per secret across the whole export (the user sets them all for one run).
   const unique = withUniqueEnvNames(read.map((f) => f.docs));
   for (const { from, to } of unique.renamed) output.err(`warning: two secrets would both read \${env:${printable(from)}}: the later one reads \${env:${printable(to)}}`);
-  return read.map((f, i) => ({ name: f.name, text: `# yaml-language-server: $schema=${f.schema}\n${HEADER}\n${manifestText(unique.documents[i] as unknown[])}` }));
+  return read.map((f, i) => ({ ...f, docs: unique.documents[i] as unknown[] }));
 }
 
 const UNSERVED = Symbol('unserved');

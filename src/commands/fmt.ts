@@ -1,4 +1,5 @@
-import { rename, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { replaceFile } from '../core/replace-file.js';
 import type { Command } from 'commander';
 import { Diagnostics } from '../core/diagnostics.js';
 import { AliasBudget } from '../load/alias-expansion.js';
@@ -38,7 +39,7 @@ export function registerFmt(program: Command, output: () => Output, exit: (code:
         }
         if (!formatted.changed) continue;
         changed.push(f.file);
-        if (!flags.check) await replaceFile(f.absoluteFile, formatted.text);
+        if (!flags.check) await rewriteFile(f.absoluteFile, formatted.text);
       }
       for (const line of diags.format()) out.err(line);
       for (const file of changed) out.out(flags.check ? `would reformat ${file}` : `reformatted ${file}`);
@@ -47,10 +48,8 @@ export function registerFmt(program: Command, output: () => Output, exit: (code:
     });
 }
 
-/** Written beside the file, then renamed over it: a reader never sees half a file; its mode is kept. */
-async function replaceFile(file: string, text: string): Promise<void> {
+/** Written beside the file, then renamed over it (core/replace-file.ts); its mode is kept. */
+async function rewriteFile(file: string, text: string): Promise<void> {
   const { mode } = await stat(file);
-  const temp = `${file}.lockstep-fmt-${process.pid}`;
-  await writeFile(temp, text, { mode: mode & 0o7777 });
-  await rename(temp, file);
+  await replaceFile(file, text, mode & 0o7777);
 }

@@ -1,4 +1,5 @@
-import { access, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
+import { replaceFile } from '../core/replace-file.js';
 import path from 'node:path';
 import { Address } from '../core/address.js';
 import { Diagnostics } from '../core/diagnostics.js';
@@ -84,9 +85,7 @@ export async function writeSavedPlan(file: string, saved: SavedPlan, redaction?:
     );
   }
   // A new file renamed over the old one: owner-only even when a plan was saved there before.
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
-  await rename(tmp, file);
+  await replaceFile(file, JSON.stringify(saved, null, 2) + '\n', 0o600);
 }
 
 /** How many field problems one error lists before "and N more". */

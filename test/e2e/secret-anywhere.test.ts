@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,5 +95,49 @@ users:
       expect(run.stdout).toContain('(sensitive)');
     }
     recorder.expectNoCanaries([name], 4);
+  });
+});
+
+describe('export', () => {
+  it('a secret of several lines held in a readable field is written "(sensitive)", said, in the files and on stdout', async () => {
+    const recorder = outputRecorder();
+    const multiLine = 'CanaryLineOne1234\nCanaryLineTwo5678';
+    const file = path.join(dir, 'export-ldap.yaml');
+    await writeFile(
+      file,
+      `apiVersion: lockstep/v1
+kind: LdapAuth
+mount: exported
+config:
+  url: ldap://ldap.example.com
+  binddn: cn=svc
+  bindpass: \${env:LDAP_BINDPASS}
+`,
+    );
+    const run = (args: string[]): Promise<CliResult> => runCli(args, { env: { ...cluster.env, LDAP_BINDPASS: multiLine } });
+    const applied = recorder.record(await run(['apply', file, '--auto-approve', '--access-review', 'off']));
+    expect(applied.code, applied.stderr).toBe(0);
+    // Someone stores the secret in a field that is read back: YAML writes it as an indented block.
+    await cluster.raw('POST', 'auth/exported/config', { upndomain: multiLine });
+    const out = path.join(dir, 'exported');
+    await mkdir(out);
+    // A link planted where a file will be written: replaced, never followed.
+    const victim = path.join(dir, 'victim.txt');
+    await writeFile(victim, 'precious\n');
+    await symlink(victim, path.join(out, 'default-ldap-auth.yaml'));
+    for (const args of [['export', file, '--out', out], ['export', file]]) {
+      const exported = recorder.record(await run(args));
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stderr).toContain('a value on the server is a secret of this run');
+    }
+    const written = path.join(out, 'default-ldap-auth.yaml');
+    expect((await lstat(written)).isSymbolicLink()).toBe(false);
+    expect(await readFile(victim, 'utf8')).toBe('precious\n');
+    const text = await readFile(written, 'utf8');
+    recorder.add(text);
+    expect(text).toMatch(/upndomain: "?\(sensitive\)"?/);
+    // Nothing but the files is left in the directory (no temporary file).
+    expect((await readdir(out)).sort()).toEqual(['default-ldap-auth.yaml']);
+    recorder.expectNoCanaries([multiLine, 'CanaryLineOne1234', 'CanaryLineTwo5678'], 8);
   });
 });
