@@ -29,7 +29,7 @@ export async function fileReferenceRoot(absoluteFile: string, givenDir: string):
 /**
  * The content of the file at `target` (one trailing newline removed: editors add one), or why
  * it is not read. Its real path (every link resolved) must lie inside `root` unless root is
- * undefined (confinement lifted on purpose). Only a regular file is read: it is checked before
+ * undefined (confinement lifted on purpose), and never inside a `.git` directory. Only a regular file is read: it is checked before
  * opening, and again on the handle, opened non-blocking, so a FIFO or a device never blocks the
  * run. At most MAX_REFERENCED_FILE_BYTES, counted as read (a /proc file says size 0), and UTF-8
  * text. A problem names the file, never what it holds.
@@ -43,6 +43,11 @@ export async function readReferencedFile(target: string, root: FileReferenceRoot
   }
   if (root && !isInside(real, root.realDir)) {
     return { problem: `is outside ${root.description}; pass --allow-files-outside-root to read it on purpose` };
+  }
+  // A repository's own directory is inside the work tree, and holds what a pull request's author
+  // must not be able to print into its plan: the checkout's credentials (.git/config), hooks.
+  if (real.split(sep).some((segment) => segment.toLowerCase() === '.git')) {
+    return { problem: 'is inside a .git directory, which holds the repository\'s own settings and credentials, never a manifest\'s values' };
   }
   const before = await stat(real).catch((e: unknown) => e as NodeJS.ErrnoException);
   if (before instanceof Error) return { problem: openProblem(before) };

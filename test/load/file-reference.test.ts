@@ -50,6 +50,25 @@ describe('${file:} confinement', () => {
     expect(await resolveAt(join(inside, 'repo', 'team'), inside)).toEqual({ values: [{ a: 'shared' }], lines: [] });
   });
 
+  test('a file inside .git (the checkout\'s credentials in .git/config), directly or through a link, is refused, even with confinement lifted', async () => {
+    const top = await tree({
+      'repo/.git/config': `[http]\n\textraheader = AUTHORIZATION: basic ${CANARY}\n`,
+      'repo/m.yaml': 'a: ${file:.git/config}\nb: ${file:.GIT/config}\nc: ${file:link}\n',
+    });
+    await symlink(join(top, 'repo', '.git', 'config'), join(top, 'repo', 'link'));
+    for (const lifted of [false, true]) {
+      const { values, lines } = await resolveAt(join(top, 'repo'), top, lifted);
+      expect(values).toEqual([undefined]);
+      const problem = "is inside a .git directory, which holds the repository's own settings and credentials, never a manifest's values";
+      // .GIT is the same directory only where names are compared without case: refused there, missing here.
+      expect(lines.filter((l) => !l.includes('.GIT/config'))).toEqual([
+        `<root>/repo/m.yaml:1:4: error: a: file ".git/config" ${problem}`,
+        `<root>/repo/m.yaml:3:4: error: c: file "link" ${problem}`,
+      ]);
+      expect(lines.join('\n')).not.toContain(CANARY);
+    }
+  });
+
   test('#13.4: outside git, the directory given on the command line bounds references (a file given: its folder)', async () => {
     const top = await tree({ 'secret.txt': CANARY, 'app/m.yaml': 'a: ${file:../secret.txt}\n' });
     const { lines } = await resolveAt(join(top, 'app'), top);
