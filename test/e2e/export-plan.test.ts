@@ -278,6 +278,28 @@ describe('#14.3 export then plan', () => {
     expect(text).toMatch(/acknowledge:\s*\n\s*- sha1-certificate/);
   }, 60_000);
 
+  it('a group or user name the service takes but a manifest may not hold is left out, said; the export still loads and plans', async () => {
+    const cluster: TestCluster = await startTestServer();
+    try {
+      await cluster.raw('POST', 'sys/auth/ldap', { type: 'ldap' });
+      // "ops,dev" cannot stand in a user's comma-separated groups; "bob " would be trimmed in a list.
+      for (const p of ['groups/ops,dev', 'groups/admins', 'users/bob%20', 'users/alice']) expect((await cluster.raw('POST', `auth/ldap/${p}`, { policies: 'default' })).status).toBe(204);
+      const out = path.join(dir, 'unnameable');
+      const exported = await runCli(['export', '--out', out], { env: cluster.env });
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stderr).toContain('a manifest cannot name it ("ops,dev" must not contain ","');
+      expect(exported.stderr).toContain('a manifest cannot name it ("bob " must not start or end with spaces');
+      const text = await readFile(path.join(out, 'default-ldap-auth.yaml'), 'utf8');
+      expect(text).toContain('admins:');
+      expect(text).toContain('alice:');
+      const plan = await runCli(['plan', out], { env: cluster.env });
+      expect(plan.code, `${plan.stdout}\n${plan.stderr}`).toBe(0);
+      expect(plan.stderr).not.toContain('error:');
+    } finally {
+      await cluster.server.close();
+    }
+  }, 60_000);
+
   it('shows no changes, exit 0, for any server state written as an operator would', async () => {
     let run = 0;
     await fc.assert(

@@ -7,6 +7,7 @@ import { authMountsOfType } from '../auth-mount/read.js';
 import type { AuthMountScope } from '../auth-mount/scope.js';
 import { LDAP_WRITE_ONLY_FIELDS, ldapConfigDefaults } from './normalise.js';
 import { userfilterLacksUserattr } from './rules-consistency.js';
+import { nameProblem } from './rules-names.js';
 import { templateFindings } from './template.js';
 import { readScope } from './read.js';
 import { LDAP_METHOD_TYPE } from './types.js';
@@ -36,8 +37,15 @@ async function exportMount(client: ClusterClient, cluster: ClusterTarget, scope:
   const users: Record<string, unknown> = {};
   for (const r of live.resources) {
     const name = r.address.segments[r.address.segments.length - 1]!;
-    if (r.resourceType === 'ldap.group') groups[name] = r.attrs;
-    if (r.resourceType === 'ldap.user') users[name] = r.attrs;
+    const section = r.resourceType === 'ldap.group' ? 'groups' : r.resourceType === 'ldap.user' ? 'users' : undefined;
+    if (section !== undefined) {
+      // A name the service takes but a manifest may not hold (validation's own rule): written,
+      // the export would not load. Left out and said, as a name that cannot be addressed is.
+      const problem = nameProblem(section, name);
+      if (problem === undefined) (section === 'groups' ? groups : users)[name] = r.attrs;
+      else notes.push({ severity: 'warning', address: r.address, message: `a manifest cannot name it (${JSON.stringify(name)} ${problem}); export leaves it out` });
+      continue;
+    }
     if (r.resourceType !== 'ldap.config') continue;
     for (const [k, v] of Object.entries(r.attrs)) {
       if (k === 'policies') continue; // deprecated alias of token_policies

@@ -6,7 +6,7 @@ import { reportAtKey } from './report.js';
 import type { LdapAuthDocument } from './types.js';
 import { canonicalName } from './values.js';
 
-type Section = 'groups' | 'users';
+export type Section = 'groups' | 'users';
 const NOUN: Record<Section, string> = { groups: 'group', users: 'user' };
 
 /**
@@ -63,7 +63,7 @@ interface FirstSeen {
  * A group or user name is one path segment (`groups/<name>`), and a group name also stands in
  * a user's comma-separated `groups`, which the service splits on "," and trims.
  */
-function nameProblem(section: Section, name: string): string | undefined {
+export function nameProblem(section: Section, name: string): string | undefined {
   return (
     segmentProblem(name) ??
     (name.trim() !== name ? 'must not start or end with spaces (the service trims names in lists)' : undefined) ??
