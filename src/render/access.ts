@@ -37,7 +37,7 @@ export function userList(users: readonly string[]): string {
 export function escalationWords(e: Escalation): string {
   switch (e.grants) {
     case 'sudo':
-      return `grants sudo (on ${JSON.stringify(e.path)})`;
+      return `grants sudo (on ${printable(JSON.stringify(e.path))})`;
     case 'write':
       return `grants write on ${e.path}, which this plan writes`;
   }

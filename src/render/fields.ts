@@ -1,3 +1,4 @@
+import { printable } from '../core/text-escape.js';
 import { createRequire } from 'node:module';
 import type { JsonObject } from '../core/json.js';
 import { assertNever, type Change } from '../core/plan.js';
@@ -142,11 +143,13 @@ function foldContext(lines: DiffLine[]): DiffLine[] {
 
 /**
  * A value as compact JSON, `(none)` when absent. A Secret nested in it (by mistake) shows as
- * "(sensitive)": JSON.stringify goes through Secret#toJSON.
+ * "(sensitive)": JSON.stringify goes through Secret#toJSON. JSON escapes the C0 controls only:
+ * what else printable() escapes (C1 controls, the bidirectional controls that reorder what
+ * follows, zero-width characters) is escaped too, as `\uXXXX`, which JSON reads back the same.
  */
 export function formatValue(v: unknown): string {
   if (v === undefined) return '(none)';
-  return JSON.stringify(v) ?? `(${typeof v})`;
+  return printable(JSON.stringify(v) ?? `(${typeof v})`);
 }
 
 /** The `(sensitive)`, `(sensitive, write-only)`, `(write-only)` or `(cleared, write-only)` marker of a hidden field. */
