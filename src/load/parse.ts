@@ -83,13 +83,15 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
     // Running out of stack may be caught at several depths (how many depends on Node's stack
     // size): it is one problem of the document, said once.
     let deepSaid = false;
+    const hinted = new Set<number>();
     for (const error of doc.errors) {
       const problem = yamlProblem(error.message);
       if (problem === TOO_DEEP) {
         if (deepSaid) continue;
         deepSaid = true;
       }
-      diags.error(`invalid YAML: ${problem}`, at(error.pos[0]));
+      const hint = flowReferenceHint(text, error.pos[0], hinted);
+      diags.error(`invalid YAML: ${problem}${hint}`, at(error.pos[0]));
     }
     if (doc.errors.length > 0) return;
     // A duplicate key leaves the document's structure sound: it loads (the last value wins), so
@@ -156,4 +158,21 @@ const TOO_DEEP = 'nested too deeply to read';
 
 function yamlProblem(message: string): string {
   return message.includes('Maximum call stack size exceeded') ? TOO_DEEP : message;
+}
+
+/** A `${` right after `{`, `[`, `,` or a key inside one: an unquoted reference in a flow collection. */
+const FLOW_REFERENCE = /[{[,]\s*(?:[^\s"'{}[\],:][^{}[\],:]*:\s+)?\$\{/;
+
+/**
+ * The hint for the first error on a line that holds a `${...}` reference unquoted inside `{ }` or
+ * `[ ]`: YAML reads its `{` as the start of a mapping there, and the parser's own words ("missed
+ * comma between flow collection entries") do not say what to do. Once per line.
+ */
+function flowReferenceHint(text: string, offset: number, hinted: Set<number>): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  if (hinted.has(start)) return '';
+  const end = text.indexOf('\n', offset);
+  if (!FLOW_REFERENCE.test(text.slice(start, end < 0 ? undefined : end))) return '';
+  hinted.add(start);
+  return '; a ${...} reference inside { } or [ ] must be quoted ("${env:NAME}"), or written in block style';
 }

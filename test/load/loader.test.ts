@@ -70,6 +70,20 @@ describe('parseManifest', () => {
     expect(diags.errors[0]!.pos?.file).toBe('bad.yaml');
   });
 
+  test('a reference unquoted inside { } or [ ]: the first error of its line says to quote it, once', () => {
+    const hint = 'a ${...} reference inside { } or [ ] must be quoted ("${env:NAME}"), or written in block style';
+    for (const text of ['auth: { method: jwt, jwt: ${env:CI_JOB_JWT} }\n', 'policies: [a, ${env:P}]\n']) {
+      const diags = new Diagnostics();
+      parseManifest(text, 'r.yaml', '/r.yaml', diags);
+      expect(diags.errors.filter((e) => e.message.includes(hint))).toHaveLength(1);
+      expect(diags.errors[0]!.message).toContain(hint);
+    }
+    // Quoted, or in block style, it is no error at all.
+    const quoted = new Diagnostics();
+    expect(parseManifest('auth: { jwt: "${env:X}" }\nb:\n  jwt: ${env:X}\n', 'q.yaml', '/q.yaml', quoted).map((d) => d.value)).toEqual([{ auth: { jwt: '${env:X}' }, b: { jwt: '${env:X}' } }]);
+    expect(quoted.errors).toEqual([]);
+  });
+
   test('#13.10: duplicate keys are errors at the second key, and the document still loads for its other checks', () => {
     const diags = new Diagnostics();
     const docs = parseManifest('kind: LdapAuth\nusers:\n  bob: {}\n  bob: {}\n', 'd.yaml', '/d.yaml', diags);

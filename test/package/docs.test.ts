@@ -118,6 +118,24 @@ describe('README.md and docs/', () => {
     expect(broken).toEqual([]);
   });
 
+  it('hold YAML examples that parse (a reference unquoted inside { } does not)', async () => {
+    const { loadAll } = await import('js-yaml');
+    const broken: string[] = [];
+    for (const { file, text } of docs) {
+      for (const m of text.matchAll(/^( *)```ya?ml\n([\s\S]*?)^\1```/gm)) {
+        const body = m[2]!.split('\n').map((l) => l.slice(m[1]!.length)).join('\n');
+        const line = text.slice(0, m.index).split('\n').length + 1;
+        // Examples may show alternatives of one key one after another: duplicates are allowed here (json: true).
+        try {
+          loadAll(body, undefined, { json: true });
+        } catch (e) {
+          broken.push(`${file}:${line}: ${(e as Error).message.split('\n')[0]}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('are all linked from the README, directly or from a page it links', () => {
     const reached = new Set(['README.md']);
     for (let grew = true; grew; ) {
