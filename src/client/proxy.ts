@@ -43,8 +43,14 @@ function parseProxy(value: string, variable: string): ProxySettings {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`${variable}: only http:// and https:// proxies are supported (got ${url.protocol}//)`);
   }
-  const user = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
+  let user: string;
+  let password: string;
+  try {
+    user = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    throw new Error(`${variable}: its user name or password holds a malformed %-escape`);
+  }
   return {
     url: `${url.protocol}//${url.host}`,
     ...(user || password ? { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } : {}),

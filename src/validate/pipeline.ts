@@ -5,6 +5,7 @@ import type { LoadedDocument, ResolvedDocument, ValuePath } from '../load/docume
 import { loadPaths } from '../load/loader.js';
 import { resolveReferencesPartly, type ReferenceOptions, type TextsHolding } from '../load/references.js';
 import {
+  checkProxies,
   CLUSTER_KIND,
   CLUSTER_SCHEMA_FILE,
   clusterFromEnvironment,
@@ -87,6 +88,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
   const catalogue: ClusterCatalogue = byKind.has(CLUSTER_KIND)
     ? clustersFromDocuments(clusterDocs, brokenClusters, diags)
     : await clusterFromEnvironment({ env: opts.env, requireClusters: opts.requireClusters }, diags);
+
+  if (opts.requireClusters) checkProxies(catalogue.targets, opts.env, diags);
 
   const documents = new Map<string, ResolvedDocument[]>();
   if (clusterDocs.length > 0) documents.set(CLUSTER_KIND, clusterDocs);

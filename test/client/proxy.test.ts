@@ -69,6 +69,7 @@ describe('the proxy from the environment', () => {
   it('refuses a proxy it cannot use, naming the variable and not the credentials', () => {
     expect(() => proxyFor(https, { HTTPS_PROXY: `socks5://ops:${PASSWORD}@proxy.corp:1080` })).toThrow('HTTPS_PROXY: only http:// and https:// proxies are supported (got socks5://)');
     expect(() => proxyFor(https, { HTTPS_PROXY: `http://ops:${PASSWORD}@[` })).toThrow(/^HTTPS_PROXY is not a URL$/);
+    expect(() => proxyFor(https, { HTTPS_PROXY: `http://ops:${PASSWORD}%zz@proxy.corp:3128` })).toThrow(/^HTTPS_PROXY: its user name or password holds a malformed %-escape$/);
   });
 });
 

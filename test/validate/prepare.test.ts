@@ -69,11 +69,16 @@ describe('envelope and schema', () => {
     expect(lines.join('\n')).not.toContain(SECRET);
   });
 
-  test('#13.10: a document failing its schema still has its references checked, but reaches no semantic rules', async () => {
+  test('#13.10: a document failing its schema still has its references and single values checked, but reaches no rule between fields', async () => {
     const { lines } = await run({
-      'a.yaml': `${LDAP}config:\n  bindpass: \${env:MISSING}\n  userfilter: (x={{.Username}})\n  extra: \${env:ALSO_MISSING}\n`,
+      'a.yaml': `${LDAP}config:\n  bindpass: \${env:MISSING}\n  userfilter: (x={{.Username}})\n  extra: \${env:ALSO_MISSING}\n  token_ttl: soon\n`,
     });
-    expect(lines).toEqual(['a.yaml:4:13: error: config.bindpass: environment variable "MISSING" is not set', 'a.yaml:6:3: error: unknown field "extra" in config']);
+    // The userfilter lacks the userattr (a rule between two fields): not said until the document is whole.
+    expect(lines).toEqual([
+      'a.yaml:4:13: error: config.bindpass: environment variable "MISSING" is not set',
+      'a.yaml:6:3: error: unknown field "extra" in config',
+      'a.yaml:7:14: error: config.token_ttl: must be a duration (e.g. 90s, 1h) or a whole number of seconds',
+    ]);
   });
 });
 
@@ -136,6 +141,14 @@ describe('clusters and placement', () => {
     expect(lines).toEqual([]);
     expect(prepared.clusters.size).toBe(0);
     expect(prepared.desired.get('LdapAuth')!.resources).toHaveLength(1);
+  });
+
+  test('a proxy the run cannot use is a problem of the environment, said before any request, naming the cluster and the variable', async () => {
+    const proxy = { HTTP_PROXY: `http://ops:${SECRET}%zz@proxy.example.com:3128` };
+    const { lines } = await run({ 'a.yaml': LDAP }, { env: { SERVICE_ADDR: 'http://vault.example.com:8200', SERVICE_TOKEN: SECRET, ...proxy } });
+    expect(lines).toEqual(['error: cluster default: HTTP_PROXY: its user name or password holds a malformed %-escape']);
+    // validate talks to no server: the proxy is not its business.
+    expect((await run({ 'a.yaml': LDAP }, { requireClusters: false, env: proxy })).lines).toEqual([]);
   });
 
   test('plan (requireClusters true) needs a cluster', async () => {

@@ -4,3 +4,4 @@ export { clustersFromDocuments } from './from-documents.js';
 export { clusterFromEnvironment } from './from-environment.js';
 export { placeDocument } from './placement.js';
 export { normaliseBaseUrl } from './base-url.js';
+export { checkProxies } from './proxies.js';
