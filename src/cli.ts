@@ -8,6 +8,7 @@ import { registerApply } from './commands/apply.js';
 import { registerCheck } from './commands/check.js';
 import { addGlobalOptions } from './commands/common-options.js';
 import { cliErrorOf } from './commands/errors.js';
+import { Interruption } from './commands/interrupt.js';
 import { registerExport } from './commands/export.js';
 import { registerFmt } from './commands/fmt.js';
 import { registerGraph } from './commands/graph.js';
@@ -28,7 +29,7 @@ import { VERSION } from './version.js';
  * (contract section 3): never a stack trace, never a secret. `redaction`: the run's set of
  * secrets, which commands add to as they learn them (the entry's last-resort handler uses it too).
  */
-export async function main(argv: string[], sink?: OutputSink, redaction: RedactionSet = new RedactionSet()): Promise<number> {
+export async function main(argv: string[], sink?: OutputSink, redaction: RedactionSet = new RedactionSet(), interruption?: Interruption): Promise<number> {
   quietDependencyNotices();
   let exitCode = 0;
   const program = new Command('lockstep')
@@ -39,27 +40,51 @@ export async function main(argv: string[], sink?: OutputSink, redaction: Redacti
     .exitOverride();
   // One redaction set per run, shared by every output the run makes (see redacting()).
   let output: Output | undefined;
-  const out = (): Output => (output ??= redacting(sink ?? processOutput({ color: program.opts<{ color?: boolean }>().color }), redaction));
+  const out = (): Output => {
+    if (output) return output;
+    const printer = redacting(sink ?? processOutput({ color: program.opts<{ color?: boolean }>().color }), redaction);
+    interruption?.useOutput(printer);
+    output = interruption ? mutedWhenAbandoned(printer, interruption) : printer;
+    return output;
+  };
   const exit = (code: number): void => {
     exitCode = code;
   };
   registerValidate(program, out, exit);
-  registerPlan(program, out, exit);
+  registerPlan(program, out, exit, interruption);
   registerShow(program, out, exit);
-  registerApply(program, out, exit);
-  registerExport(program, out, exit);
-  registerCheck(program, out, exit);
-  registerGraph(program, out, exit);
+  registerApply(program, out, exit, interruption);
+  registerExport(program, out, exit, interruption);
+  registerCheck(program, out, exit, interruption);
+  registerGraph(program, out, exit, interruption);
   registerFmt(program, out, exit);
   registerLogComment(program, out, exit);
   registerServe(program);
+  // SIGINT and SIGTERM end a command through its report (interrupt.ts); serve has its own handling.
+  program.hook('preAction', (_program, action) => {
+    if (action.name() !== 'serve') {
+      out();
+      interruption?.arm();
+    }
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (err) {
     return reportError(err, out());
+  } finally {
+    interruption?.disarm();
   }
+}
+
+/** What an abandoned command would still print is dropped (Interruption.mutes). */
+function mutedWhenAbandoned(output: Output, interruption: Interruption): Output {
+  return {
+    ...output,
+    out: (t) => (interruption.mutes ? undefined : output.out(t)),
+    err: (t) => (interruption.mutes ? undefined : output.err(t)),
+  };
 }
 
 /**
@@ -135,7 +160,8 @@ if (isProgramEntry()) {
       process.exit(1);
     });
   }
-  main(process.argv.slice(2), undefined, redaction).then((code) => {
+  const interruption = new Interruption(process, (code) => process.exit(code));
+  main(process.argv.slice(2), undefined, redaction, interruption).then((code) => {
     // A failure to write the output (a full disk) already made it 1.
     process.exitCode = process.exitCode === 1 ? 1 : code;
   }, fail);

@@ -21,6 +21,11 @@ export interface RunOptions {
   onEvent?: (e: ApplyEvent) => void;
   /** Turns an execution error into a one-line, secret-free message. */
   describeError: (err: unknown) => string;
+  /**
+   * Aborted (a SIGINT or SIGTERM): as after a failure, nothing new starts and the changes
+   * running end; the outcome says which were done and which never started.
+   */
+  stop?: AbortSignal;
 }
 
 type Status = 'pending' | 'running' | 'done' | 'failed';
@@ -29,6 +34,7 @@ type Status = 'pending' | 'running' | 'done' | 'failed';
  * Runs ordered changes: each starts once every change it depends on is done, at most
  * `concurrency` at a time. After the first failure nothing new starts; running changes end;
  * the outcome says what was done, what failed and what never started (each in plan order).
+ * `opts.stop` stops it the same way.
  * Linear in the number of changes and dependencies: a count of unmet dependencies per change
  * and a queue of those ready (Kahn's algorithm), so 10,000 changes cost no more per change than 10.
  */
@@ -70,6 +76,11 @@ export async function runChanges(
       });
     const { concurrency } = opts;
     const limit = typeof concurrency === 'number' ? (): number => concurrency : (): number => Math.max(1, concurrency(withPending));
+    opts.stop?.addEventListener('abort', () => {
+      stopped = true;
+      if (running === 0) finish();
+    });
+    if (opts.stop?.aborted) stopped = true;
     const pump = (): void => {
       while (!stopped && running < limit() && readAt < ready.length) start(ready[readAt++]!);
       if (running === 0) finish();

@@ -10,6 +10,7 @@ import { renderApplyProgress, renderApplyReport } from '../render/apply-report.j
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
 import { accessReviewOption, addPlanningOptions, formatOption, globalOptions, planFlagsOf, type GlobalOptions, type PlanningFlags, referenceFlags } from './common-options.js';
 import { CliError, cliErrorOf } from './errors.js';
+import { signalExitCode, type Interruption } from './interrupt.js';
 import { manifestDigest } from './manifest-digest.js';
 import { printJson, type Output } from './output.js';
 import { withRequestProgress } from './progress.js';
@@ -25,7 +26,7 @@ interface ApplyFlags extends PlanningFlags {
   format: 'text' | 'json';
 }
 
-export function registerApply(program: Command, output: () => Output, exit: (code: number) => void): void {
+export function registerApply(program: Command, output: () => Output, exit: (code: number) => void, interruption?: Interruption): void {
   const command = program
     .command('apply')
     .description('make the live servers match the manifests (or carry out a saved plan)')
@@ -36,7 +37,14 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
     .addOption(accessReviewOption());
   addPlanningOptions(command).action(async (paths: string[], flags: ApplyFlags, cmd: Command) => {
     const g = globalOptions(cmd);
-    exit(flags.format === 'json' ? await applyAsJson(paths, flags, g, output()) : await runApply(paths, flags, g, output(), undefined));
+    const out = output();
+    if (flags.format === 'json') {
+      exit(await applyAsJson(paths, flags, g, out, interruption));
+      return;
+    }
+    // A signal before the changes start abandons the run (interrupt.ts): nothing was changed, and the report says so.
+    interruption?.onAbandon((signal, unmuted) => unmuted.out(`Apply interrupted by ${signal} before any change started: nothing was changed.`));
+    exit(await runApply(paths, flags, g, out, undefined, interruption));
   });
 }
 
@@ -44,10 +52,15 @@ export function registerApply(program: Command, output: () => Output, exit: (cod
  * `apply --format json`: one JSON document on stdout whatever happens (applied, failed, refused),
  * what the run got to recorded on the way; the exit status and the stderr of a text run kept.
  */
-async function applyAsJson(paths: string[], flags: ApplyFlags, g: GlobalOptions, output: Output): Promise<number> {
+async function applyAsJson(paths: string[], flags: ApplyFlags, g: GlobalOptions, output: Output, interruption: Interruption | undefined): Promise<number> {
   const record: ApplyRecord = { plan: undefined, outcome: undefined, diagnostics: [], refusal: undefined };
+  // A signal before the changes start abandons the run: the document still comes, every change skipped.
+  interruption?.onAbandon((signal, unmuted) => {
+    record.interruptedBy = signal;
+    printJson({ ...output, out: (t) => unmuted.out(t) }, applyToJson(record));
+  });
   try {
-    const code = await runApply(paths, flags, g, output, record);
+    const code = await runApply(paths, flags, g, output, record, interruption);
     printJson(output, applyToJson(record));
     return code;
   } catch (err) {
@@ -58,7 +71,7 @@ async function applyAsJson(paths: string[], flags: ApplyFlags, g: GlobalOptions,
 }
 
 /** `json`: the record of a `--format json` run (stdout then holds nothing else); undefined for text. */
-async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, output: Output, json: ApplyRecord | undefined): Promise<number> {
+async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, output: Output, json: ApplyRecord | undefined, interruption: Interruption | undefined): Promise<number> {
   const saved = await savedPlanArgument(args);
   // The approval prompt writes to stdout, where the JSON document goes: as Terraform's -json, only with approval given.
   if (json && !saved && flags.autoApprove !== true) {
@@ -78,8 +91,19 @@ async function runApply(args: string[], flags: ApplyFlags, g: GlobalOptions, out
   if (saved && manifestDigest(prepared) !== saved.manifestDigest) {
     throw new CliError('the saved plan is stale: the manifests changed since it was made; run plan again');
   }
-  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel }, output, (pool) =>
-    applyWith(pool, prepared, saved, { flags, g, output, json, targets, planFlags, paths, prune, allowPartial: saved ? saved.options.allowPartial === true : flags.allowPartial === true }),
+  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel, interruption }, output, (pool) =>
+    applyWith(pool, prepared, saved, {
+      flags,
+      g,
+      output,
+      json,
+      targets,
+      planFlags,
+      paths,
+      prune,
+      allowPartial: saved ? saved.options.allowPartial === true : flags.allowPartial === true,
+      interruption,
+    }),
   );
 }
 
@@ -97,9 +121,10 @@ async function applyWith(
     paths: string[];
     prune: boolean;
     allowPartial: boolean;
+    interruption: Interruption | undefined;
   },
 ): Promise<number> {
-  const { flags, g, output, json, targets, planFlags } = ctx;
+  const { flags, g, output, json, targets, planFlags, interruption } = ctx;
   const run = await withRequestProgress(output, () => pool.requestCount, computePlan(prepared, pool, { flags: planFlags, targets, redaction: output.redaction, strictPolicies: flags.strictPolicies === true, accessReview: flags.accessReview }));
   await checkWholeSet(ctx.paths, run, { ...referenceFlags(g), prune: ctx.prune, requireClusters: true, allowPartial: ctx.allowPartial });
   if (json) {
@@ -120,6 +145,14 @@ async function applyWith(
   refuseDestructive(run.plan, flags.allowDestructive === true);
   if (!saved) await requireApproval(flags.autoApprove === true, output, g.deadline);
 
+  // From here a signal stops the run as a failure does: nothing new starts, those in flight end, the report follows.
+  const stop = new AbortController();
+  let inFlight = 0;
+  let ended = false;
+  interruption?.gracefully((signal) => {
+    stop.abort();
+    if (!ended) output.err(`interrupted by ${signal}: no new change starts; waiting for the ${inFlight} in flight to finish (${signal} again exits at once)`);
+  });
   const scratch = new Map<string, unknown>();
   const outcome = await runChanges(
     run.plan.changes,
@@ -133,13 +166,20 @@ async function applyWith(
       concurrency: (clustersWithPending) => pool.applyConcurrency(clustersWithPending),
       describeError: (err) => describeError(err, run.redaction),
       onEvent: (e) => {
+        inFlight += e.type === 'start' ? 1 : -1;
         if (e.type !== 'start') progress(renderApplyProgress(e, { color: json ? false : color }));
       },
+      stop: stop.signal,
     },
   );
-  if (json) json.outcome = outcome;
-  else output.out(renderApplyReport(outcome, { color }));
+  ended = true;
+  const interruptedBy = stop.signal.aborted ? interruption?.signal : undefined;
+  if (json) {
+    json.outcome = outcome;
+    json.interruptedBy = interruptedBy;
+  } else output.out(renderApplyReport(outcome, { color, interruptedBy }));
   for (const line of concurrencySummary(pool, g.verbose)) output.err(line);
+  if (interruptedBy !== undefined) return signalExitCode(interruptedBy);
   return outcome.failed.length > 0 || outcome.notStarted.length > 0 ? 1 : 0;
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { printable } from '../core/text-escape.js';
 import type { CheckFinding } from '../kinds/kind.js';
 import { AUTO } from '../client/limiter.js';
+import type { Interruption } from './interrupt.js';
 import { withClientPool } from './clients.js';
 import { globalOptions, referenceFlags } from './common-options.js';
 import type { Output } from './output.js';
@@ -14,7 +15,7 @@ interface CheckFlags {
   format: 'text' | 'json';
 }
 
-export function registerCheck(program: Command, output: () => Output, exit: (code: number) => void): void {
+export function registerCheck(program: Command, output: () => Output, exit: (code: number) => void, interruption?: Interruption): void {
   program
     .command('check')
     .description('preflight the outside world the manifests point at (LDAP servers, HSMs, KMS keys, snapshot destinations)')
@@ -28,7 +29,7 @@ export function registerCheck(program: Command, output: () => Output, exit: (cod
       const findings: CheckFinding[] = [];
       // Only clusters complete enough to talk to are in the pool; kinds handle the others.
       // A document whose server does not serve its kind is a located error, its kind checked without it.
-      const unserved = await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g, logLevel: g.logLevel }, out, async (clients) => {
+      const unserved = await withClientPool(prepared.clusters, { concurrency: AUTO, limits: g, logLevel: g.logLevel, interruption }, out, async (clients) => {
         const probed = new UnservedFeatures(prepared, clients);
         for (const { kind, state } of await probed.probe(kindsOf(prepared))) {
           if (kind.check) findings.push(...(await kind.check(state, { user: flags.user, now: prepared.now }, clients)));

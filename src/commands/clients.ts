@@ -8,6 +8,7 @@ import type { RedactionSet } from '../core/redaction.js';
 import type { ClientPool } from '../kinds/kind.js';
 import type { ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
+import type { Interruption } from './interrupt.js';
 import type { LogLevel } from './log-level.js';
 import { requestLogLine } from './request-log.js';
 
@@ -23,6 +24,7 @@ export class ClusterClientPool implements ClientPool {
   readonly #limits: ServerLimits;
   readonly #redaction: RedactionSet | undefined;
   readonly #onExchange: ((exchange: ExchangeReport) => void) | undefined;
+  #released: Promise<string[]> | undefined;
 
   constructor(
     readonly targets: ReadonlyMap<string, ClusterTarget>,
@@ -102,7 +104,12 @@ export class ClusterClientPool implements ClientPool {
    * Revokes the token of each login this run made (`auth/token/revoke-self`), all clusters at
    * once. Returns a warning per token that could not be revoked (it lives until its TTL ends).
    */
-  async release(): Promise<string[]> {
+  release(): Promise<string[]> {
+    // Once: an interrupted command revokes from its signal handler, and its own end may come after.
+    return (this.#released ??= this.#revokeAll());
+  }
+
+  async #revokeAll(): Promise<string[]> {
     const outcomes = await Promise.allSettled([...this.#clients.values()].map((c) => c.logout()));
     return outcomes.flatMap((o, i) => {
       if (o.status === 'fulfilled') return [];
@@ -120,15 +127,20 @@ export class ClusterClientPool implements ClientPool {
  */
 export async function withClientPool<T>(
   targets: ReadonlyMap<string, ClusterTarget>,
-  settings: { concurrency?: ConcurrencySetting; limits?: ServerLimits; logLevel: LogLevel },
+  settings: { concurrency?: ConcurrencySetting; limits?: ServerLimits; logLevel: LogLevel; interruption?: Interruption | undefined },
   output: { redaction: RedactionSet; err(line: string): void },
   body: (pool: ClusterClientPool) => Promise<T>,
 ): Promise<T> {
   const logRequest = settings.logLevel === 'debug' ? (e: ExchangeReport) => output.err(requestLogLine(e)) : undefined;
   const pool = new ClusterClientPool(targets, settings.concurrency ?? AUTO, settings.limits ?? {}, output.redaction, logRequest);
+  // A signal that abandons the command revokes the tokens too (its own output: the command's is muted then).
+  const forget = settings.interruption?.onAbandon(async (_signal, unmuted) => {
+    for (const warning of await pool.release()) unmuted.err(warning);
+  });
   try {
     return await body(pool);
   } finally {
+    forget?.();
     for (const warning of await pool.release()) output.err(warning);
   }
 }

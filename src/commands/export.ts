@@ -12,6 +12,7 @@ import { formatPlanNote } from '../render/text.js';
 import { makeChalk } from '../render/vocabulary.js';
 import { manifestText, withUniqueEnvNames } from '../load/manifest-writer.js';
 import { AUTO } from '../client/limiter.js';
+import type { Interruption } from './interrupt.js';
 import { withClientPool, type ClusterClientPool } from './clients.js';
 import { globalOptions, referenceFlags, type GlobalOptions, type ServerLimits } from './common-options.js';
 import { CliError } from './errors.js';
@@ -35,7 +36,7 @@ const HEADER = [
   '# Values read from the server are literal text: a "${" in one is written "$${".',
 ].join('\n');
 
-export function registerExport(program: Command, output: () => Output, exit: (code: number) => void): void {
+export function registerExport(program: Command, output: () => Output, exit: (code: number) => void, interruption?: Interruption): void {
   program
     .command('export')
     .description('write manifests of the live state (secrets as ${env:...} references)')
@@ -48,14 +49,14 @@ export function registerExport(program: Command, output: () => Output, exit: (co
       const clusters = paths.length
         ? (await prepareOrFail(paths, { ...referenceFlags(g), prune: false, requireClusters: true }, out)).clusters
         : await implicitClusterOrFail(process.env);
-      exit(await runExport(clusters, flags, out, g));
+      exit(await runExport(clusters, flags, out, g, interruption));
     });
 }
 
-async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, g: ServerLimits & Pick<GlobalOptions, 'logLevel'>): Promise<number> {
+async function runExport(clusters: ReadonlyMap<string, ClusterTarget>, flags: ExportFlags, output: Output, g: ServerLimits & Pick<GlobalOptions, 'logLevel'>, interruption?: Interruption): Promise<number> {
   const selected = [...clusters.values()].filter((c) => !flags.cluster || c.name === flags.cluster);
   if (selected.length === 0) throw new CliError(`no cluster named "${flags.cluster}"`);
-  const read = await withClientPool(clusters, { concurrency: AUTO, limits: g, logLevel: g.logLevel }, output, (pool) =>
+  const read = await withClientPool(clusters, { concurrency: AUTO, limits: g, logLevel: g.logLevel, interruption }, output, (pool) =>
     withRequestProgress(output, () => pool.requestCount, exportFiles(selected, pool, output)),
   );
   // Files lockstep writes hold no secret either: a server value that is one of this run's

@@ -108,6 +108,8 @@ export function processOutput(opts: { color?: boolean }): OutputSink {
     prompt: async (question) => {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stdout });
+      // On a terminal readline reads Ctrl-C as a key: made the signal it means, so the run ends as on any SIGINT (interrupt.ts).
+      rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
       try {
         return await rl.question(question);
       } finally {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { fingerprintAll } from '../core/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from '../core/plan.js';
 import { savedWarnings, writeSavedPlan } from '../planfile/planfile.js';
+import type { Interruption } from './interrupt.js';
 import { concurrencySummary, withClientPool, type ClusterClientPool } from './clients.js';
 import { accessReviewOption, addPlanningOptions, formatOption, globalOptions, planFlagsOf, type PlanningFlags, referenceFlags } from './common-options.js';
 import { commentLimitOption } from './comment-limit.js';
@@ -21,7 +22,7 @@ interface PlanCommandFlags extends PlanningFlags {
   ignoreUnmanaged?: boolean;
 }
 
-export function registerPlan(program: Command, output: () => Output, exit: (code: number) => void): void {
+export function registerPlan(program: Command, output: () => Output, exit: (code: number) => void, interruption?: Interruption): void {
   const command = program
     .command('plan')
     .description('read the live servers and show the changes that apply would make')
@@ -33,15 +34,15 @@ export function registerPlan(program: Command, output: () => Output, exit: (code
     .option('--ignore-unmanaged', 'with --detailed-exitcode: unmanaged objects alone do not count as drift')
     .addOption(accessReviewOption());
   addPlanningOptions(command).action(async (paths: string[], flags: PlanCommandFlags, cmd: Command) => {
-    exit(await runPlan(paths, flags, globalOptions(cmd), output()));
+    exit(await runPlan(paths, flags, globalOptions(cmd), output(), interruption));
   });
 }
 
-async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<typeof globalOptions>, output: Output): Promise<number> {
+async function runPlan(paths: string[], flags: PlanCommandFlags, g: ReturnType<typeof globalOptions>, output: Output, interruption: Interruption | undefined): Promise<number> {
   const targets = parseTargets(flags.target);
   const prune = flags.prune === true;
   const prepared = await prepareOrFail(paths, { ...referenceFlags(g), prune, requireClusters: true }, output);
-  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel }, output, (pool) =>
+  return withClientPool(prepared.clusters, { concurrency: flags.concurrency, limits: g, logLevel: g.logLevel, interruption }, output, (pool) =>
     planWith(pool, prepared, paths, { flags, g, output, targets, prune }),
   );
 }

@@ -14,8 +14,10 @@ type ChangeOutcome = (typeof CHANGE_OUTCOMES)[number];
  * - no-changes: the live state matched; nothing to do.
  * - failed:     a change failed; those before it (and running with it) may have been made.
  * - refused:    nothing was changed (invalid manifests, a refused or stale plan, no approval...).
+ * - interrupted: a SIGINT or SIGTERM stopped the run: those marked applied were made (the ones
+ *               in flight were let finish), skipped ones never started.
  */
-export const APPLY_RESULTS = ['applied', 'no-changes', 'failed', 'refused'] as const;
+export const APPLY_RESULTS = ['applied', 'no-changes', 'failed', 'refused', 'interrupted'] as const;
 type ApplyResult = (typeof APPLY_RESULTS)[number];
 
 /** A change as the apply report names it: the plan's own fields (a JsonChange's), and its outcome. */
@@ -44,6 +46,8 @@ export interface ApplyRecord {
   diagnostics: Diagnostic[];
   /** What ended the run before its changes ran (or after, while reporting), when something did. */
   refusal: string | undefined;
+  /** The signal that stopped the run (SIGINT, SIGTERM), when one did. */
+  interruptedBy?: string | undefined;
 }
 
 export function applyToJson(record: ApplyRecord): JsonApply {
@@ -67,17 +71,28 @@ export function applyToJson(record: ApplyRecord): JsonApply {
   // Otherwise it is about the invocation (no --auto-approve, --allow-destructive), counted with the manifests and flags.
   const explained = record.diagnostics.some((d) => d.severity === 'error');
   const refusal = record.refusal !== undefined && !explained ? [{ severity: 'error' as const, origin: 'manifest' as const, message: record.refusal }] : [];
+  // A signal comes from where the run runs (a CI job cancelled, a Ctrl-C): the environment's.
+  const interruption =
+    record.interruptedBy !== undefined ? [{ severity: 'error' as const, origin: 'environment' as const, message: interruptionMessage(record) }] : [];
   return {
     formatVersion: plan.formatVersion,
     result: resultOf(record, plan),
     changes,
     summary: { ...summarise(plan), applied: count('applied'), failed: count('failed'), skipped: count('skipped') },
-    diagnostics: diagnosticsToJson([...record.diagnostics, ...refusal]),
+    diagnostics: diagnosticsToJson([...record.diagnostics, ...refusal, ...interruption]),
   };
+}
+
+/** What stderr says of the interruption, for the document's diagnostics. */
+function interruptionMessage(record: ApplyRecord): string {
+  return record.outcome === undefined
+    ? `interrupted by ${record.interruptedBy} before any change started; nothing was changed`
+    : `interrupted by ${record.interruptedBy}: no new change was started; the changes in flight were let finish`;
 }
 
 function resultOf(record: ApplyRecord, plan: Plan): ApplyResult {
   const { outcome } = record;
+  if (record.interruptedBy !== undefined) return 'interrupted';
   if (outcome !== undefined) return outcome.failed.length > 0 || outcome.notStarted.length > 0 ? 'failed' : 'applied';
   if (record.refusal === undefined && record.plan !== undefined && plan.changes.length === 0) return 'no-changes';
   return 'refused';

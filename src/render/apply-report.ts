@@ -34,19 +34,27 @@ export function renderApplyProgress(event: ApplyEvent, opts: { color: boolean } 
 
 /**
  * `Apply complete: N done.`, or on failure `Apply failed: N done, N failed, N not started.`
- * with the three lists, so the user knows exactly where the servers stand.
+ * with the three lists, so the user knows exactly where the servers stand. `interruptedBy`: the
+ * signal that stopped the run (`Apply interrupted by SIGTERM: ...`), said even when every change
+ * had started.
  */
-export function renderApplyReport(report: ApplyReport, opts: { color: boolean } = { color: false }): string {
+export function renderApplyReport(report: ApplyReport, opts: { color: boolean; interruptedBy?: string | undefined } = { color: false }): string {
   const chalk = makeChalk(opts.color);
   const { done, failed, notStarted } = report;
-  if (failed.length === 0 && notStarted.length === 0) {
+  const { interruptedBy } = opts;
+  if (failed.length === 0 && notStarted.length === 0 && interruptedBy === undefined) {
     return chalk.bold.green(`Apply complete: ${done.length} done.`);
   }
-  const lines = [chalk.bold.red(`Apply failed: ${done.length} done, ${failed.length} failed, ${notStarted.length} not started.`)];
+  const how = interruptedBy !== undefined ? `Apply interrupted by ${interruptedBy}` : 'Apply failed';
+  const lines = [chalk.bold.red(`${how}: ${done.length} done, ${failed.length} failed, ${notStarted.length} not started.`)];
   if (done.length > 0) lines.push('Done:', ...done.map((c) => changeLine(c, chalk)));
   if (failed.length > 0) lines.push('Failed:', ...failed.map((f) => `${changeLine(f.change, chalk)}: ${oneLine(f.error)}`));
   if (notStarted.length > 0) lines.push('Not started:', ...notStarted.map((c) => changeLine(c, chalk)));
-  lines.push('Nothing was rolled back. Fix the cause and run apply again: it picks up from the live state.');
+  lines.push(
+    interruptedBy !== undefined
+      ? 'Nothing was rolled back. Run apply again: it picks up from the live state.'
+      : 'Nothing was rolled back. Fix the cause and run apply again: it picks up from the live state.',
+  );
   return lines.join('\n');
 }
 

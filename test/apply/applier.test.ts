@@ -190,4 +190,24 @@ describe('runChanges', () => {
     await runChanges([create('ok'), create('bad')], recorder({ ok: { ms: 15 }, bad: { ms: 15, fail: 'x' } }).execute, opts(2, { onEvent: (e) => events.push(e) }));
     for (const e of events) if (e.type !== 'start') expect(e.elapsedMs).toBeGreaterThanOrEqual(10);
   });
+
+  it('stops as after a failure when its stop signal is aborted: those running end, nothing new starts', async () => {
+    const changes = [create('a'), create('b'), create('c'), create('d')];
+    const stop = new AbortController();
+    const r = recorder();
+    const outcome = await runChanges(changes, r.execute, opts(2, { stop: stop.signal, onEvent: (e) => e.type === 'start' && name(e.change) === 'b' && stop.abort() }));
+    expect(r.started()).toEqual(['a', 'b']);
+    expect(outcome.done.map(name)).toEqual(['a', 'b']);
+    expect(outcome.notStarted.map(name)).toEqual(['c', 'd']);
+    expect(outcome.failed).toEqual([]);
+  });
+
+  it('starts nothing when stopped already', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const r = recorder();
+    expect(await runChanges([create('a')], r.execute, opts(2, { stop: stop.signal }))).toEqual({ done: [], failed: [], notStarted: [create('a')] });
+    expect(r.log).toEqual([]);
+  });
 });
+

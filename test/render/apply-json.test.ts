@@ -72,4 +72,16 @@ describe('the apply as one JSON document', () => {
       { severity: 'error', origin: 'manifest', message: 'read failed', subject: 'east:auth/ldap/config' },
     ]);
   });
+
+  it('interrupted: what was made applied, the rest skipped, the signal said among the diagnostics (the environment\'s)', () => {
+    const during = applyToJson(record({ plan: plan(mount, group), outcome: { done: [mount], failed: [], notStarted: [group] }, interruptedBy: 'SIGTERM' }));
+    expect(during).toMatchObject({ result: 'interrupted', summary: { applied: 1, skipped: 1, failed: 0 } });
+    expect(during.diagnostics).toEqual([
+      { severity: 'error', origin: 'environment', message: 'interrupted by SIGTERM: no new change was started; the changes in flight were let finish' },
+    ]);
+    const before = applyToJson(record({ plan: plan(mount), interruptedBy: 'SIGINT' }));
+    expect(before).toMatchObject({ result: 'interrupted', summary: { applied: 0, skipped: 1 } });
+    expect(before.diagnostics).toEqual([{ severity: 'error', origin: 'environment', message: 'interrupted by SIGINT before any change started; nothing was changed' }]);
+  });
 });
+

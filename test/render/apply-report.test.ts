@@ -35,4 +35,21 @@ describe('apply report', () => {
     expect(text.split('\n')[0]).toBe('Apply failed: 1 done, 1 failed, 2 not started.');
     expectGolden('apply-failed.txt', text);
   });
+
+  it('says the run was interrupted, by which signal, even when every change had started', () => {
+    const text = renderApplyReport({ done: [mount], failed: [], notStarted: [group, bob] }, { color: false, interruptedBy: 'SIGTERM' });
+    expect(text.split('\n')).toEqual([
+      'Apply interrupted by SIGTERM: 1 done, 0 failed, 2 not started.',
+      'Done:',
+      '  + east:auth/ldap',
+      'Not started:',
+      '  + east:auth/ldap/groups/admins',
+      '  - east:auth/ldap/users/bob',
+      'Nothing was rolled back. Run apply again: it picks up from the live state.',
+    ]);
+    expect(renderApplyReport({ done: [mount], failed: [], notStarted: [] }, { color: false, interruptedBy: 'SIGINT' }).split('\n')[0]).toBe(
+      'Apply interrupted by SIGINT: 1 done, 0 failed, 0 not started.',
+    );
+  });
 });
+
