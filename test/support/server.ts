@@ -14,9 +14,14 @@ export interface TestCluster {
 /**
  * Starts the embedded server on a random loopback port, with a fixed root token; on `clock`
  * when given (the server's schedules then run as the test advances it; the CLI runs for real).
+ * `latencyMs` with `wait`: every request waits on `wait` before it is handled (a test holds
+ * requests there, as `serve --latency` holds them on a timer).
  */
-export async function startTestServer(token = `root-${Math.random().toString(36).slice(2)}`, opts: { clock?: Clock } = {}): Promise<TestCluster> {
-  const server = await startServer({ port: 0, rootToken: token, clock: opts.clock });
+export async function startTestServer(
+  token = `root-${Math.random().toString(36).slice(2)}`,
+  opts: { clock?: Clock; latencyMs?: number; wait?: (ms: number) => Promise<void> } = {},
+): Promise<TestCluster> {
+  const server = await startServer({ port: 0, rootToken: token, clock: opts.clock, latencyMs: opts.latencyMs, wait: opts.wait });
   const c = server.clusters[0]!;
   return {
     server,
