@@ -26,6 +26,14 @@ export interface Case {
   namespace?: string;
   /** Content-Type of a body; default application/json. */
   contentType?: string;
+  /**
+   * Headers sent as they are listed, after the ones above, a name repeated as often as it is
+   * listed (Go reads the first: net/http Header.Get). `<<root>>` is the root token, `<<wrong>>`
+   * the wrong one; other `<<name>>` as in paths.
+   */
+  headers?: [string, string][];
+  /** The request line names the target in absolute form (`GET http://host:port/v1/... HTTP/1.1`, RFC 9112 3.2.2). */
+  absoluteForm?: boolean;
   /** Names for values of this side's answer, by dotted path. */
   capture?: Record<string, string>;
 }
@@ -131,6 +139,7 @@ const NAMESPACES: Case[] = [
   { id: 'ns-create-nested', method: 'POST', path: 'team-a/sys/namespaces/dev' },
   { id: 'ns-create-nested-header', method: 'POST', path: 'sys/namespaces/qa', namespace: 'team-a' },
   { id: 'ns-read-nested', method: 'GET', path: 'team-a/sys/namespaces/dev' },
+  { id: 'ns-list-header-repeated', method: 'LIST', path: 'sys/namespaces', headers: [['X-Vault-Namespace', 'team-a'], ['X-Vault-Namespace', 'nope']] },
   { id: 'ns-list-nested', method: 'LIST', path: 'sys/namespaces', namespace: 'team-a' },
   { id: 'ns-auth-list', method: 'GET', path: 'team-a/sys/auth' },
   { id: 'ns-auth-enable', method: 'POST', path: 'sys/auth/ldap', namespace: 'team-a', body: { type: 'ldap' } },
@@ -144,6 +153,7 @@ const NAMESPACES: Case[] = [
   { id: 'ns-delete-with-children', method: 'DELETE', path: 'sys/namespaces/team-a' },
   { id: 'ns-patch-metadata', method: 'PATCH', path: 'sys/namespaces/team-m', contentType: MERGE_PATCH, body: { custom_metadata: { owner: null, tier: 'gold' } } },
   { id: 'ns-read-patched', method: 'GET', path: 'sys/namespaces/team-m' },
+  { id: 'ns-patch-content-type-repeated', method: 'PATCH', path: 'sys/namespaces/team-m', body: { custom_metadata: { tier: 'bronze' } }, headers: [['Content-Type', MERGE_PATCH], ['Content-Type', 'application/json']] },
   { id: 'ns-patch-as-json', method: 'PATCH', path: 'sys/namespaces/team-m', body: { custom_metadata: { tier: 'silver' } } },
   { id: 'ns-patch-not-string', method: 'PATCH', path: 'sys/namespaces/team-m', contentType: MERGE_PATCH, body: { custom_metadata: { tier: 3 } } },
   { id: 'ns-patch-missing', method: 'PATCH', path: 'sys/namespaces/nope', contentType: MERGE_PATCH, body: { custom_metadata: { tier: 'gold' } } },
@@ -272,6 +282,24 @@ const LDAP: Case[] = [
   { id: 'ldap-mount-missing', method: 'GET', path: 'auth/ldap-none/config' },
 ];
 
+/**
+ * Repeated headers: the service reads the first value of each (Go's Header.Get), the token as
+ * hashicorp/vault http/handler.go getTokenFromReq finds it (X-Vault-Token, else the first
+ * `Authorization: Bearer `); src/server/http/request-headers.ts.
+ */
+const HEADERS: Case[] = [
+  { id: 'header-token-repeated-root-first', method: 'GET', path: 'auth/token/lookup-self', token: 'none', headers: [['X-Vault-Token', '<<root>>'], ['X-Vault-Token', '<<wrong>>']] },
+  { id: 'header-token-repeated-wrong-first', method: 'GET', path: 'auth/token/lookup-self', token: 'none', headers: [['X-Vault-Token', '<<wrong>>'], ['X-Vault-Token', '<<root>>']] },
+  { id: 'header-token-empty-then-root', method: 'GET', path: 'auth/token/lookup-self', token: 'none', headers: [['X-Vault-Token', ''], ['X-Vault-Token', '<<root>>']] },
+  { id: 'header-bearer', method: 'GET', path: 'sys/auth', token: 'none', headers: [['Authorization', 'Bearer <<root>>']] },
+  { id: 'header-bearer-lower-case', method: 'GET', path: 'sys/auth', token: 'none', headers: [['Authorization', 'bearer <<root>>']] },
+  { id: 'header-bearer-second', method: 'GET', path: 'sys/auth', token: 'none', headers: [['Authorization', 'Basic dXNlcjpwdw=='], ['Authorization', 'Bearer <<root>>']] },
+  { id: 'header-bearer-wrong-first', method: 'GET', path: 'sys/auth', token: 'none', headers: [['Authorization', 'Bearer <<wrong>>'], ['Authorization', 'Bearer <<root>>']] },
+  { id: 'header-token-over-bearer', method: 'GET', path: 'sys/auth', token: 'none', headers: [['Authorization', 'Bearer <<root>>'], ['X-Vault-Token', '<<wrong>>']] },
+  { id: 'header-namespace-root-repeated', method: 'GET', path: 'sys/auth', headers: [['X-Vault-Namespace', 'root'], ['X-Vault-Namespace', 'nope']] },
+  { id: 'header-content-type-repeated', method: 'POST', path: 'sys/auth/ldap/tune', body: { description: 'people' }, headers: [['Content-Type', 'application/json'], ['Content-Type', 'application/x-www-form-urlencoded']] },
+];
+
 const LOGIN: Case[] = [
   { id: 'login-config', method: 'POST', path: 'auth/ldap/config', body: { ...ldapConfig, userfilter: '({{.UserAttr}}={{.Username}})', token_policies: 'Dev, ops', token_ttl: '1h', token_type: 'default', starttls: false } },
   { id: 'login', method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 'alice-pw' }, capture: { login: 'auth.client_token' } },
@@ -287,4 +315,4 @@ const LOGIN: Case[] = [
   { id: 'login-revoke-self', method: 'POST', path: 'auth/token/revoke-self', token: { captured: 'login' } },
 ];
 
-export const CORPUS: readonly Case[] = [...HEALTH, ...SEAL_AND_INIT, ...AUTH_METHODS, ...MOUNTS, ...TOKENS, ...LDAP, ...LOGIN, ...NAMESPACES, ...ACL];
+export const CORPUS: readonly Case[] = [...HEALTH, ...SEAL_AND_INIT, ...AUTH_METHODS, ...MOUNTS, ...TOKENS, ...HEADERS, ...LDAP, ...LOGIN, ...NAMESPACES, ...ACL];

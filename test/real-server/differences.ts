@@ -57,7 +57,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['auth-*', 'ns-auth-*', 'ns-mounts-list', 'ns-header-and-path', 'mounts-*'],
+    cases: ['auth-*', 'ns-auth-*', 'ns-mounts-list', 'ns-header-and-path', 'mounts-*', 'header-*'],
     at: ['*running_plugin_version'],
     differs: 'builtin plugins run as `v1.21.0+builtin.vault` on serve, `v2.6.2+builtin.bao` on OpenBao',
     reason: "each names its own release and builtin suffix",
@@ -105,7 +105,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'setup',
-    cases: ['token-lookup-self-root', 'token-lookup-empty'],
+    cases: ['token-lookup-self-root', 'token-lookup-empty', 'header-token-*'],
     at: ['body.data.display_name', 'body.data.path'],
     differs: 'the root token is `root` made at `auth/token/root` on serve; `token` made at `auth/token/create` on OpenBao',
     reason: '`bao server -dev -dev-root-token-id` creates its root token through auth/token/create; an initialised cluster\'s root token (what serve has) is made by init',

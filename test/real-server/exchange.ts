@@ -30,17 +30,25 @@ export function fill(text: string, values: ReadonlyMap<string, string>): string 
 }
 
 export async function send(target: Target, c: Case, values: ReadonlyMap<string, string>): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  const token = c.token ?? 'root';
-  if (token === 'root') headers['X-Vault-Token'] = target.rootToken;
-  else if (token === 'wrong') headers['X-Vault-Token'] = WRONG_TOKEN;
-  else if (token !== 'none') headers['X-Vault-Token'] = fill(`<<${token.captured}>>`, values);
-  if (c.namespace !== undefined) headers['X-Vault-Namespace'] = c.namespace;
-  const payload = c.rawBody ?? (c.body === undefined ? undefined : fill(JSON.stringify(c.body), values));
-  if (payload !== undefined) headers['Content-Type'] = c.contentType ?? 'application/json';
+  // Raw pairs, flattened as node:http takes them (message.rawHeaders' form): a name may repeat.
   const url = new URL(target.addr);
+  // Given as an array, node:http adds no Host header of its own.
+  const headers: string[] = ['Host', url.host];
+  const token = c.token ?? 'root';
+  if (token === 'root') headers.push('X-Vault-Token', target.rootToken);
+  else if (token === 'wrong') headers.push('X-Vault-Token', WRONG_TOKEN);
+  else if (token !== 'none') headers.push('X-Vault-Token', fill(`<<${token.captured}>>`, values));
+  if (c.namespace !== undefined) headers.push('X-Vault-Namespace', c.namespace);
+  const payload = c.rawBody ?? (c.body === undefined ? undefined : fill(JSON.stringify(c.body), values));
+  const ownContentType = (c.headers ?? []).some(([name]) => name.toLowerCase() === 'content-type');
+  if (payload !== undefined && !ownContentType) headers.push('Content-Type', c.contentType ?? 'application/json');
+  for (const [name, value] of c.headers ?? []) {
+    headers.push(name, value === '<<root>>' ? target.rootToken : value === '<<wrong>>' ? WRONG_TOKEN : fill(value, values));
+  }
+  const path = `${c.absoluteForm ? `http://${url.host}` : ''}/v1/${fill(c.path, values)}`;
+  if (payload !== undefined) headers.push('Content-Length', String(Buffer.byteLength(payload)));
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method: c.method, path: `/v1/${fill(c.path, values)}`, headers }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, method: c.method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));

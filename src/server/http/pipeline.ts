@@ -8,8 +8,9 @@ import type { MountEntry } from '../sys/mount-table.js';
 import { boolOf, normaliseAddress } from '../../values/index.js';
 import { FieldError } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
-import { RequestBody, requestToken } from './request-body.js';
-import { NAMESPACE_HEADER, requestTarget } from './request-path.js';
+import { RequestBody } from './request-body.js';
+import { firstHeader, NAMESPACE_HEADER, requestToken } from './request-headers.js';
+import { requestTarget } from './request-path.js';
 import { injectsDataAtTop } from './legacy-top-level.js';
 import { aclDenied, ApiError, gathered } from './reply.js';
 import { sendErrors, sendRedirect, sendReply, sendStatusOnly } from './respond.js';
@@ -66,7 +67,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
 async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { cluster } = deps;
   const body = new RequestBody(req, res);
-  const target = requestTarget(req.url ?? '/', req.headers[NAMESPACE_HEADER]);
+  const target = requestTarget(req.url ?? '/', firstHeader(req, NAMESPACE_HEADER));
   if (deps.distance) {
     // The quota reads the canonical path, as every later decision does.
     const admission = target.kind === 'path' ? deps.distance.admit(target.path) : undefined;
@@ -208,7 +209,7 @@ const MERGE_PATCH = 'application/merge-patch+json';
 
 /** The media type of the request's body, without parameters (http/logical.go parses it with mime.ParseMediaType). */
 function contentType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return (firstHeader(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 function answerFailure(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {

@@ -83,15 +83,3 @@ function parseJsonObject(bytes: Buffer): JsonObject {
   if (!isJsonObject(parsed)) throw badRequest(`failed to parse JSON input: json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type map[string]interface {}`);
   return parsed;
 }
-
-/** `X-Vault-Token`, else `Authorization: Bearer <token>`. */
-export function requestToken(req: IncomingMessage): string | undefined {
-  const header = req.headers['x-vault-token'];
-  if (typeof header === 'string' && header !== '') return header;
-  const authorization = req.headers.authorization;
-  if (authorization && /^bearer /i.test(authorization)) {
-    const token = authorization.slice(7).trim();
-    if (token !== '') return token;
-  }
-  return undefined;
-}

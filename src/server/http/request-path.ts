@@ -28,9 +28,7 @@ export type RequestTarget =
   /** A status and no body: cleanhttp.PrintablePathCheckHandler only writes the header. */
   | { kind: 'refused-bare'; status: number };
 
-export const NAMESPACE_HEADER = 'x-vault-namespace';
-
-export function requestTarget(url: string, namespaceHeader: string | string[] | undefined): RequestTarget {
+export function requestTarget(url: string, namespaceHeader: string | undefined): RequestTarget {
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
   const rawQuery = q === -1 ? '' : url.slice(q + 1);
@@ -59,9 +57,8 @@ export function requestTarget(url: string, namespaceHeader: string | string[] | 
  * The header's namespace ('' for the root), undefined when it cannot name one. Each segment must
  * be a namespace name, so that the header's namespace ends where the joined path's does.
  */
-function headerNamespace(header: string | string[] | undefined): string | undefined {
-  // Node joins repeated headers with ", ", which no namespace name contains.
-  const value = (Array.isArray(header) ? header.join(', ') : header ?? '').replace(/^\/+|\/+$/g, '');
+function headerNamespace(header: string | undefined): string | undefined {
+  const value = (header ?? '').replace(/^\/+|\/+$/g, '');
   if (value === '' || value === 'root') return '';
   return value.split('/').every(isNamespaceSegment) ? value : undefined;
 }
