@@ -54,6 +54,8 @@ const HEALTH: Case[] = [
   { id: 'health-standbyok-true', method: 'GET', path: 'sys/health?standbyok=true&perfstandbyok=1', token: 'none' },
   { id: 'health-sealedcode-unsealed', method: 'GET', path: 'sys/health?sealedcode=299&uninitcode=298', token: 'none' },
   { id: 'health-unknown-query', method: 'GET', path: 'sys/health?nope=1', token: 'none' },
+  // Go's net/http takes a request target in absolute form (url.ParseRequestURI): the path is its URL's.
+  { id: 'health-absolute-form', method: 'GET', path: 'sys/health?standbyok=true', token: 'none', absoluteForm: true },
 ];
 
 const SEAL_AND_INIT: Case[] = [
@@ -67,6 +69,8 @@ const AUTH_METHODS: Case[] = [
   { id: 'auth-list', method: 'GET', path: 'sys/auth' },
   { id: 'auth-list-no-token', method: 'GET', path: 'sys/auth', token: 'none' },
   { id: 'auth-list-wrong-token', method: 'GET', path: 'sys/auth', token: 'wrong' },
+  { id: 'auth-list-absolute-form', method: 'GET', path: 'sys/auth', absoluteForm: true },
+  { id: 'auth-enable-absolute-form-dotdot', method: 'POST', path: 'sys/auth/x/../abs', absoluteForm: true, body: { type: 'ldap' } },
   { id: 'auth-read-token', method: 'GET', path: 'sys/auth/token' },
   { id: 'auth-read-missing', method: 'GET', path: 'sys/auth/nope' },
   { id: 'auth-enable-ldap', method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } },

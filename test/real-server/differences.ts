@@ -97,7 +97,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['auth-enable-dotdot', 'ldap-group-write-dotdot', 'ns-create-dotdot'],
+    cases: ['auth-enable-dotdot', 'auth-enable-absolute-form-dotdot', 'ldap-group-write-dotdot', 'ns-create-dotdot'],
     at: ['status'],
     differs: 'a `..` segment is redirected with 301 by serve, 307 by OpenBao',
     reason: "Go's ServeMux redirects to the cleaned path; Go 1.26 (which OpenBao 2.6.2 is built with) made that a 307, Vault 1.21.0 is built with Go 1.25, a 301",

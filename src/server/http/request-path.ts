@@ -28,7 +28,8 @@ export type RequestTarget =
   /** A status and no body: cleanhttp.PrintablePathCheckHandler only writes the header. */
   | { kind: 'refused-bare'; status: number };
 
-export function requestTarget(url: string, namespaceHeader: string | undefined): RequestTarget {
+export function requestTarget(target: string, namespaceHeader: string | undefined): RequestTarget {
+  const url = originForm(target);
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
   const rawQuery = q === -1 ? '' : url.slice(q + 1);
@@ -51,6 +52,17 @@ export function requestTarget(url: string, namespaceHeader: string | undefined):
   // Decoded as `decoded` is (a byte that is not UTF-8 held, not thrown on); every escape is valid here.
   const urlPath = rawPath.split('/').map((segment) => decodePathBytes(segment) ?? segment).join('/');
   return { kind: 'path', path, urlPath, query: new URLSearchParams(rawQuery) };
+}
+
+/**
+ * The request target as a path and query. A target in absolute form
+ * (`GET http://host:8200/v1/sys/health HTTP/1.1`, RFC 9112 3.2.2) is the path and query of its
+ * URL, as Go's net/http takes it (url.ParseRequestURI; the handlers read r.URL.Path): the
+ * scheme and the authority are not looked at.
+ */
+function originForm(target: string): string {
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  return absolute ? target.slice(absolute[0].length) : target;
 }
 
 /**
