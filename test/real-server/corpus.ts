@@ -87,6 +87,19 @@ const AUTH_METHODS: Case[] = [
   { id: 'auth-tune-default-over-max', method: 'POST', path: 'sys/auth/ldap/tune', body: { default_lease_ttl: '5h', max_lease_ttl: '1h' } },
   { id: 'auth-tune-unknown-field', method: 'POST', path: 'sys/auth/ldap/tune', body: { nope: 1 } },
   { id: 'auth-tune-description', method: 'POST', path: 'sys/auth/ldap/tune', body: { description: 'people' } },
+  // The JSON limits Vault (1.20.3 and later) checks a body with before decoding it, a 500 when it fails
+  // (hashicorp/vault http/util.go wrapJSONLimitsHandler, sdk/helper/jsonutil/json.go
+  // VerifyMaxDepthStreaming; src/server/http/json-limits.ts); OpenBao has no such check.
+  { id: 'auth-tune-body-trailing-garbage', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '{"description":"people"} trailing' },
+  { id: 'auth-tune-body-second-value', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '{"description":"people"} {"x":1}' },
+  { id: 'auth-tune-body-trailing-space', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '{"description":"people"} \n\t ' },
+  { id: 'auth-tune-body-number-overflow', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '{"description":"people","max_lease_ttl":1e400}' },
+  { id: 'auth-tune-body-leading-zero', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '{"description":"people","max_lease_ttl":0123}' },
+  { id: 'auth-tune-body-duplicate-key', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '{"description":"a","description":"people"}' },
+  { id: 'auth-tune-body-too-deep', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: `{"description":"people","x":${'['.repeat(500)}${']'.repeat(500)}}` },
+  { id: 'auth-tune-body-deep-enough', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: `{"description":"people","x":${'['.repeat(499)}${']'.repeat(499)}}` },
+  { id: 'auth-tune-body-bad-literal', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '{"description":"people","x":tru}' },
+  { id: 'auth-tune-body-array', method: 'POST', path: 'sys/auth/ldap/tune', rawBody: '["description"] x' },
   { id: 'auth-tune-missing', method: 'GET', path: 'sys/auth/nope/tune' },
   { id: 'auth-enable-no-type', method: 'POST', path: 'sys/auth/notype', body: {} },
   { id: 'auth-enable-unknown-type', method: 'POST', path: 'sys/auth/weird', body: { type: 'nope' } },

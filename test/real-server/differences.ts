@@ -113,11 +113,19 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['auth-enable-not-json', 'token-create-not-json', 'ldap-config-not-json'],
+    cases: ['token-create-not-json', 'ldap-config-not-json', 'auth-tune-body-bad-literal'],
     at: ['body.errors'],
     differs: 'a body that does not decode: serve `failed to parse JSON input: <Go encoding/json error>`, OpenBao `failed to decode JSON input: <the same error>`',
     reason: "Vault wraps the decoder's error as `failed to parse JSON input: %w`; OpenBao reworded it when it moved the decoding to http/json.go (openbao/openbao#3240)",
     source: `${V} http/handler.go (parseJSONRequest); ${B} internal/http/json.go (parseJSONRequest)`,
+  },
+  {
+    kind: 'vault',
+    cases: ['auth-enable-not-json', 'auth-tune-body-trailing-garbage', 'auth-tune-body-second-value', 'auth-tune-body-number-overflow', 'auth-tune-body-leading-zero', 'auth-tune-body-duplicate-key', 'auth-tune-body-too-deep', 'auth-tune-body-array'],
+    at: ['status', 'body', 'body.errors'],
+    differs: "a body starting with `{` or `[` that fails Vault's JSON limits check: serve 500 with the check's error (`invalid character 't' after top-level value`, `malformed JSON, invalid number syntax for '1e400'`, `duplicate key 'description' in object`, `JSON input exceeds allowed nesting depth`, `malformed JSON, unclosed containers`); OpenBao decodes it (400 `failed to decode JSON input: ...`, or 204 where its decoder takes it: a repeated key, a second value, 501 levels)",
+    reason: 'Vault 1.20.3 and later (1.21.0 among them, CVE-2025-6203) check every body with their own tokenizer before decoding it and answer a failure with a 500: nothing but white space after the top-level value, no repeated key, numbers strconv.ParseFloat takes, depth 500 and other limits; OpenBao has no such check',
+    source: `${V} http/util.go (wrapJSONLimitsHandler: respondError 500), sdk/helper/jsonutil/json.go (VerifyMaxDepthStreaming, commit b19e74c); ${B} internal/http/json.go (parseJSONRequest)`,
   },
   {
     kind: 'vault',

@@ -77,9 +77,14 @@ describe('envelope and status codes', () => {
   });
 
   it('answers 400 for a malformed JSON body, and for a body that is not an object', async () => {
-    const res = await api.post('auth/ldap/groups/x', '{"policies": ');
+    // A literal the JSON limits check lets by (http/json-limits.ts) is the decoder's to refuse (http/handler.go parseJSONRequest).
+    const res = await api.post('auth/ldap/groups/x', '{"policies": tru}');
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatch(/^failed to parse JSON input/);
+    // A body cut short fails the limits check first: 500 (hashicorp/vault http/util.go wrapJSONLimitsHandler).
+    const cut = await api.post('auth/ldap/groups/x', '{"policies": ');
+    expect(cut.status).toBe(500);
+    expect(cut.body.errors).toEqual(['malformed JSON, unclosed containers']);
     expect((await api.post('auth/ldap/groups/x', '[1,2]')).status).toBe(400);
     expect((await api.get('auth/ldap/groups/x')).status).toBe(404);
   });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonObject, type JsonObject } from '../util/json.js';
 import { goDecodeExtent, goJsonKind } from './go-json.js';
+import { jsonLimitsError } from './json-limits.js';
 import { ApiError, badRequest } from './reply.js';
 
 /** The service's default `max_request_size` (hashicorp/vault http/handler.go, DefaultMaxRequestSize). */
@@ -46,7 +47,11 @@ export class RequestBody {
       throw badRequest('failed to read the request body'); // the client went away: not a server fault
     }
     if (!res.headersSent) res.removeHeader('Connection'); // read whole: the connection may stay
-    return parseJsonObject(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    // http/json-limits.ts: the service's JSON limits, checked before the body is decoded (a 500).
+    const limit = jsonLimitsError(bytes);
+    if (limit !== undefined) throw new ApiError(500, [limit]);
+    return parseJsonObject(bytes);
   }
 }
 
