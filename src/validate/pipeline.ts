@@ -9,6 +9,7 @@ import {
   CLUSTER_KIND,
   CLUSTER_SCHEMA_FILE,
   clusterFromEnvironment,
+  environmentSecretTexts,
   clusterSecretPaths,
   clustersFromDocuments,
   placeDocument,
@@ -41,7 +42,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
 ): Promise<Prepared<K>> {
   const diags = new Diagnostics();
   const now = opts.now ?? new Date();
-  const secretTexts = new Set<string>();
+  // The environment's own secrets first: a manifest can read them into any field (from-environment.ts).
+  const secretTexts = new Set<string>(environmentSecretTexts(opts.env));
   const referenceOpts = { ...opts, secretTexts };
   const loaded = await loadPaths(paths, diags);
   const nothingFound = noManifestFound(paths, loaded, diags);

@@ -41,7 +41,10 @@ export interface Prepared<K extends PreparableKind = KindModule> {
   documentCount: number;
   /** By kind; filled only when there are no errors. */
   desired: Map<string, DesiredState>;
-  /** Every secret text the references of any document resolved to (see ReferenceOptions). */
+  /**
+   * Every secret text the references of any document resolved to (see ReferenceOptions), and the
+   * environment's own secrets (SERVICE_TOKEN and the login's), whether or not a cluster was built.
+   */
   secretTexts: ReadonlySet<string>;
   /** The clock reading validation used (PrepareOptions.now). */
   now: Date;

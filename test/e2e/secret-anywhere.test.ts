@@ -98,6 +98,20 @@ users:
   });
 });
 
+describe('validate', () => {
+  it("the environment's token read into a field that is printed never shows, though validate builds no cluster", async () => {
+    const recorder = outputRecorder();
+    const file = path.join(dir, 'token-as-cluster.yaml');
+    await writeFile(file, 'apiVersion: lockstep/v1\nkind: LdapAuth\ncluster: ${env:SERVICE_TOKEN}\nmount: ${env:SERVICE_TOKEN}/..\n');
+    for (const format of ['text', 'json']) {
+      const run = recorder.record(await runCli(['validate', file, '--format', format], { env: { SERVICE_TOKEN: cluster.token } }));
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).toContain('(sensitive)');
+    }
+    recorder.expectNoCanaries([cluster.token], 100);
+  });
+});
+
 describe('export', () => {
   it('a secret of several lines held in a readable field is written "(sensitive)", said, in the files and on stdout', async () => {
     const recorder = outputRecorder();

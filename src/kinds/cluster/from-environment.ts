@@ -82,6 +82,21 @@ export async function clusterFromEnvironment(opts: EnvironmentClusterOptions, di
   return { known, targets };
 }
 
+/**
+ * The secrets the environment holds for the implicit cluster, whatever the command: `validate`
+ * builds no cluster, and a manifest may still read one of them into a field that is printed
+ * (`cluster: ${env:SERVICE_TOKEN}`), so the run's redaction must know them all the same.
+ */
+export function environmentSecretTexts(env: NodeJS.ProcessEnv): string[] {
+  const names = ['SERVICE_TOKEN', 'SERVICE_AUTH_JWT', 'SERVICE_AUTH_ROLE_ID', 'SERVICE_AUTH_SECRET_ID'];
+  const texts: string[] = [];
+  for (const name of names) {
+    const found = setting(env, name);
+    if (found !== undefined) texts.push(found.value, found.value.trim());
+  }
+  return texts.filter((t) => t !== '');
+}
+
 const METHODS = ['token', 'jwt', 'approle'] as const;
 
 async function authFromEnvironment(env: NodeJS.ProcessEnv, defaultNamespace: string, problems: string[]): Promise<ClusterAuth | undefined> {
