@@ -94,6 +94,9 @@ const exchangeOutcome: OutcomeOf<RawResponse> = (raw, error) => {
 const NOT_FOUND_OK: RequestOptions = Object.freeze({ okStatuses: Object.freeze([404]) as number[] });
 
 /** One request as prepared once and carried through its attempts. */
+/** A call the client refused to send (it never reached the network): said as it is, never retried. */
+class NotSentError extends Error {}
+
 interface Call {
   method: HttpMethod;
   /** The path as shown in messages: the segments joined with "/", unencoded. */
@@ -109,6 +112,8 @@ interface Call {
   token: Secret | undefined;
   /** On a 401/403, say where the token came from and what lookup-self says of it. */
   explain: boolean;
+  /** The revoke of the run's login (logout): the one call still sent with that token. */
+  revokes: boolean;
 }
 
 class HttpClient implements HttpClusterClient {
@@ -122,6 +127,8 @@ class HttpClient implements HttpClusterClient {
   readonly #now: () => number;
   /** The login of this run (once, on the first request that needs a token). */
   #session: Promise<Secret> | undefined;
+  /** The login token once logout() revokes it (see #send). */
+  #revoked: Secret | undefined;
   /** What lookup-self says of the token, asked once, on the first 401/403. */
   #facts: Promise<string> | undefined;
   readonly #limiter: ConcurrencyLimiter;
@@ -219,7 +226,10 @@ class HttpClient implements HttpClusterClient {
   async logout(): Promise<void> {
     const token = await this.#session?.catch(() => undefined);
     if (token === undefined) return;
-    await this.#start('POST', tokenEndpoint(this.#auth, 'revoke-self'), { idempotent: true }, token, false);
+    // From now on the token is being revoked: a call still waiting for its turn (a run stopped by
+    // a signal leaves some) is not sent with it, before or after the revoke.
+    this.#revoked = token;
+    await this.#start('POST', tokenEndpoint(this.#auth, 'revoke-self'), { idempotent: true }, token, false, true);
   }
 
   /** The token to send: the one given, or the run's login (made on the first call that needs it). */
@@ -252,10 +262,11 @@ class HttpClient implements HttpClusterClient {
     return new Secret(token, `login:${auth.method}`);
   }
 
-  #start(method: HttpMethod, path: RequestPath, opts: RequestOptions, token: Secret | undefined, explain: boolean): Promise<ApiResponse> {
+  #start(method: HttpMethod, path: RequestPath, opts: RequestOptions, token: Secret | undefined, explain: boolean, revokes = false): Promise<ApiResponse> {
     let call: Call;
     try {
       call = {
+        revokes,
         method,
         path: shownPath(path),
         opts,
@@ -282,6 +293,9 @@ class HttpClient implements HttpClusterClient {
   }
 
   #send(call: Call, attempt: number): Promise<RawResponse> {
+    if (call.token !== undefined && call.token === this.#revoked && !call.revokes) {
+      return Promise.reject(new NotSentError(`${this.cluster}: ${call.method} ${call.path}: not sent: the run is ending and its login token is being revoked`));
+    }
     // The timer of an attempt is the nearer of the request timeout and the run's deadline.
     const left = this.#deadline?.remainingMs() ?? Infinity;
     if (left <= 0) return Promise.reject(this.#deadline!.reached());
@@ -351,6 +365,7 @@ class HttpClient implements HttpClusterClient {
   }
 
   #onFailure(call: Call, err: unknown, attempt: number): Promise<ApiResponse> {
+    if (err instanceof NotSentError) throw err;
     const code = (err as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && this.#mayRetry(call, attempt)) {
       if (RETRYABLE_CODES.has(code)) return this.#retry(call, attempt, backoffDelay(attempt, this.#backoff));

@@ -53,6 +53,26 @@ describe('a login client', () => {
     c.close();
   });
 
+  it('a call still waiting for its turn when logout begins (a run stopped by a signal) is not sent with the token being revoked', async () => {
+    server = await loginServer();
+    const c = createClusterClient(
+      { name: 'ci', address: server.baseUrl, auth: { method: 'jwt', mount: 'jwt', role: 'deploy', jwt: new Secret(JWT, 'env:CI_JOB_JWT') }, authSource: 'test', insecureSkipVerify: false },
+      { limiter: new ConcurrencyLimiter(1) },
+    );
+    await c.read('first');
+    // One at a time: the later reads wait in the limiter while the first is answered.
+    const waiting = Array.from({ length: 5 }, (_, i) => c.read(`late/${i}`).then(() => undefined, (err: unknown) => err as Error));
+    const revoked = c.logout();
+    const errors = await Promise.all(waiting);
+    await revoked;
+    const late = server.seen.filter((r) => r.url.includes('/late/'));
+    // At most the one already on its way when logout began; none after the revoke.
+    expect(late.length).toBeLessThanOrEqual(1);
+    expect(server.seen.at(-1)).toMatchObject({ method: 'POST', url: '/v1/auth/token/revoke-self' });
+    expect(errors.filter((e) => e !== undefined).map((e) => e.message)).toContain('ci: GET late/4: not sent: the run is ending and its login token is being revoked');
+    c.close();
+  });
+
   it('a failed login fails every request with one message naming the cluster, address and login, and logout sends nothing', async () => {
     server = await startServer((_req, res) => json(res, 400, { errors: [`role "deploy" could not be found; got ${JWT}`] }));
     const c = jwtClient(server.baseUrl);
