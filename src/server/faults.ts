@@ -7,7 +7,10 @@ export interface FaultRule {
   cluster?: string;
   /** GET, POST, PUT, DELETE, or LIST for list operations (either form); any when absent. */
   method?: string;
-  /** Tested against the request's canonical path (http/request-path.ts): after /v1/, decoded, the namespace header's namespace in front. */
+  /**
+   * Tested against the request's canonical path (http/request-path.ts): after /v1/, decoded, the
+   * namespace header's namespace in front, its trailing slash as sent (a LIST's is not added).
+   */
   path: RegExp;
   status: number;
   /** How many matching requests fail (default 1); Infinity for all. */

@@ -63,6 +63,12 @@ const SEAL_AND_INIT: Case[] = [
   { id: 'seal-status-wrong-token', method: 'GET', path: 'sys/seal-status', token: 'wrong' },
   { id: 'init-read', method: 'GET', path: 'sys/init', token: 'none' },
   { id: 'init-again', method: 'PUT', path: 'sys/init', token: 'none', body: { secret_shares: 1, secret_threshold: 1 } },
+  // Exact patterns (`health$`, `seal-status$`, `init$`, `leader$`): a trailing slash is no such path.
+  { id: 'seal-status-trailing-slash', method: 'GET', path: 'sys/seal-status/' },
+  { id: 'init-read-trailing-slash', method: 'GET', path: 'sys/init/' },
+  { id: 'health-trailing-slash', method: 'GET', path: 'sys/health/' },
+  { id: 'leader-trailing-slash', method: 'GET', path: 'sys/leader/' },
+  { id: 'capabilities-self-trailing-slash', method: 'POST', path: 'sys/capabilities-self/', body: { paths: ['sys/auth'] } },
 ];
 
 const AUTH_METHODS: Case[] = [
@@ -77,6 +83,14 @@ const AUTH_METHODS: Case[] = [
   { id: 'auth-enable-ldap-again', method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } },
   { id: 'auth-read-ldap', method: 'GET', path: 'sys/auth/ldap' },
   { id: 'auth-read-ldap-trailing-slash', method: 'GET', path: 'sys/auth/ldap/' },
+  // A trailing slash is the path's: each route's pattern decides (vault/logical_system_paths.go
+  // `auth$`, `auth/(?P<path>.+?)/tune$`, `auth/(?P<path>.+)`), and a LIST's path ends in one.
+  { id: 'auth-list-trailing-slash', method: 'GET', path: 'sys/auth/' },
+  { id: 'auth-list-list-method', method: 'LIST', path: 'sys/auth' },
+  { id: 'auth-tune-read-trailing-slash', method: 'GET', path: 'sys/auth/ldap/tune/' },
+  { id: 'auth-tune-write-trailing-slash', method: 'POST', path: 'sys/auth/ldap/tune/', body: { description: 'x' } },
+  { id: 'auth-read-missing-trailing-slash', method: 'GET', path: 'sys/auth/nope/' },
+  { id: 'auth-disable-missing-trailing-slash', method: 'DELETE', path: 'sys/auth/nothere/' },
   { id: 'auth-list-with-ldap', method: 'GET', path: 'sys/auth' },
   { id: 'auth-tune-read', method: 'GET', path: 'sys/auth/ldap/tune' },
   { id: 'auth-tune-durations', method: 'POST', path: 'sys/auth/ldap/tune', body: { default_lease_ttl: '1h', max_lease_ttl: 7200 } },
@@ -126,6 +140,12 @@ const MOUNTS: Case[] = [
   { id: 'mounts-list', method: 'GET', path: 'sys/mounts' },
   { id: 'mounts-read-secret', method: 'GET', path: 'sys/mounts/secret' },
   { id: 'mounts-read-missing', method: 'GET', path: 'sys/mounts/nope' },
+  { id: 'mounts-list-trailing-slash', method: 'GET', path: 'sys/mounts/' },
+  { id: 'mounts-list-list-method', method: 'LIST', path: 'sys/mounts' },
+  { id: 'mounts-read-secret-trailing-slash', method: 'GET', path: 'sys/mounts/secret/' },
+  { id: 'mounts-read-missing-trailing-slash', method: 'GET', path: 'sys/mounts/nope/' },
+  { id: 'mounts-read-under-mount', method: 'GET', path: 'sys/mounts/secret/deeper' },
+  { id: 'mounts-tune-read-trailing-slash', method: 'GET', path: 'sys/mounts/secret/tune/' },
   { id: 'mounts-tune-read', method: 'GET', path: 'sys/mounts/secret/tune' },
   { id: 'mounts-enable-kv', method: 'POST', path: 'sys/mounts/kv-two', body: { type: 'kv', options: { version: '2' } } },
   { id: 'mounts-enable-again', method: 'POST', path: 'sys/mounts/kv-two', body: { type: 'kv' } },
@@ -153,12 +173,18 @@ const NAMESPACES: Case[] = [
   { id: 'ns-create-reserved', method: 'POST', path: 'sys/namespaces/sys' },
   { id: 'ns-list', method: 'LIST', path: 'sys/namespaces' },
   { id: 'ns-list-get', method: 'GET', path: 'sys/namespaces?list=true' },
+  { id: 'ns-list-trailing-slash', method: 'LIST', path: 'sys/namespaces/' },
+  { id: 'ns-list-get-trailing-slash', method: 'GET', path: 'sys/namespaces/?list=true' },
+  { id: 'ns-read-collection-trailing-slash', method: 'GET', path: 'sys/namespaces/' },
+  { id: 'ns-read-trailing-slash', method: 'GET', path: 'sys/namespaces/team-a/' },
+  { id: 'ns-create-trailing-slash', method: 'POST', path: 'sys/namespaces/team-z/' },
   { id: 'ns-create-nested', method: 'POST', path: 'team-a/sys/namespaces/dev' },
   { id: 'ns-create-nested-header', method: 'POST', path: 'sys/namespaces/qa', namespace: 'team-a' },
   { id: 'ns-read-nested', method: 'GET', path: 'team-a/sys/namespaces/dev' },
   { id: 'ns-list-header-repeated', method: 'LIST', path: 'sys/namespaces', headers: [['X-Vault-Namespace', 'team-a'], ['X-Vault-Namespace', 'nope']] },
   { id: 'ns-list-nested', method: 'LIST', path: 'sys/namespaces', namespace: 'team-a' },
   { id: 'ns-auth-list', method: 'GET', path: 'team-a/sys/auth' },
+  { id: 'ns-auth-list-trailing-slash', method: 'GET', path: 'team-a/sys/auth/' },
   { id: 'ns-auth-enable', method: 'POST', path: 'sys/auth/ldap', namespace: 'team-a', body: { type: 'ldap' } },
   { id: 'ns-auth-read', method: 'GET', path: 'team-a/sys/auth/ldap' },
   { id: 'ns-ldap-config-write', method: 'POST', path: 'team-a/auth/ldap/config', body: { url: 'ldap://ns.example', userattr: 'uid' } },
@@ -183,6 +209,13 @@ const NAMESPACES: Case[] = [
 
 const TOKENS: Case[] = [
   { id: 'token-lookup-self-root', method: 'GET', path: 'auth/token/lookup-self' },
+  // The token store's patterns are exact (vault/token_store.go): no trailing slash, no LIST.
+  { id: 'token-lookup-self-trailing-slash', method: 'GET', path: 'auth/token/lookup-self/' },
+  { id: 'token-lookup-self-list', method: 'LIST', path: 'auth/token/lookup-self' },
+  { id: 'token-lookup-get-trailing-slash', method: 'GET', path: 'auth/token/lookup/' },
+  { id: 'token-create-trailing-slash', method: 'POST', path: 'auth/token/create/', body: { policies: ['default'] } },
+  { id: 'token-renew-self-trailing-slash', method: 'POST', path: 'auth/token/renew-self/', body: {} },
+  { id: 'token-lookup-accessor-trailing-slash', method: 'POST', path: 'auth/token/lookup-accessor/', body: { accessor: 'x' } },
   {
     id: 'token-create',
     method: 'POST',
@@ -255,6 +288,12 @@ const LDAP: Case[] = [
   { id: 'ldap-config-deref-bad', method: 'POST', path: 'auth/ldap/config', body: { dereference_aliases: 'sometimes' } },
   { id: 'ldap-config-not-json', method: 'POST', path: 'auth/ldap/config', rawBody: 'url=ldap://x' },
   { id: 'ldap-config-read-final', method: 'GET', path: 'auth/ldap/config' },
+  // builtin/credential/ldap: `config` is exact, the lists are `groups/?$` and `users/?$`, an entry `users/(?P<name>.+)`.
+  { id: 'ldap-config-read-trailing-slash', method: 'GET', path: 'auth/ldap/config/' },
+  { id: 'ldap-config-write-trailing-slash', method: 'POST', path: 'auth/ldap/config/', body: { userattr: 'uid' } },
+  { id: 'ldap-config-list', method: 'LIST', path: 'auth/ldap/config' },
+  { id: 'ldap-mount-root', method: 'GET', path: 'auth/ldap' },
+  { id: 'ldap-mount-root-trailing-slash', method: 'GET', path: 'auth/ldap/' },
   { id: 'ldap-config-wrong-token', method: 'GET', path: 'auth/ldap/config', token: 'wrong' },
   { id: 'ldap-groups-list-none', method: 'LIST', path: 'auth/ldap/groups' },
   { id: 'ldap-group-write', method: 'POST', path: 'auth/ldap/groups/Admins', body: { policies: 'Ops, dev ,ops' } },
@@ -280,6 +319,12 @@ const LDAP: Case[] = [
   { id: 'ldap-group-write-accented', method: 'POST', path: 'auth/ldap/groups/caf%C3%A9', body: { policies: 'dev' } },
   { id: 'ldap-groups-list', method: 'LIST', path: 'auth/ldap/groups' },
   { id: 'ldap-groups-list-get', method: 'GET', path: 'auth/ldap/groups?list=true' },
+  { id: 'ldap-groups-list-trailing-slash', method: 'LIST', path: 'auth/ldap/groups/' },
+  { id: 'ldap-groups-list-get-trailing-slash', method: 'GET', path: 'auth/ldap/groups/?list=true' },
+  { id: 'ldap-groups-read-trailing-slash', method: 'GET', path: 'auth/ldap/groups/' },
+  { id: 'ldap-groups-read', method: 'GET', path: 'auth/ldap/groups' },
+  { id: 'ldap-group-read-trailing-slash', method: 'GET', path: 'auth/ldap/groups/builders/' },
+  { id: 'ldap-group-write-trailing-slash', method: 'POST', path: 'auth/ldap/groups/builders/', body: { policies: 'dev' } },
   { id: 'ldap-group-read-missing', method: 'GET', path: 'auth/ldap/groups/nope' },
   { id: 'ldap-group-delete-other-case', method: 'DELETE', path: 'auth/ldap/groups/ADMINS' },
   { id: 'ldap-group-read-after-delete-other-case', method: 'GET', path: 'auth/ldap/groups/admins' },
@@ -288,6 +333,13 @@ const LDAP: Case[] = [
   { id: 'ldap-users-list-none', method: 'LIST', path: 'auth/ldap/users' },
   { id: 'ldap-user-write', method: 'POST', path: 'auth/ldap/users/alice', body: { policies: 'oncall', groups: 'b,a' } },
   { id: 'ldap-user-read', method: 'GET', path: 'auth/ldap/users/alice' },
+  { id: 'ldap-users-list-trailing-slash', method: 'LIST', path: 'auth/ldap/users/' },
+  { id: 'ldap-users-list-get-trailing-slash', method: 'GET', path: 'auth/ldap/users/?list=true' },
+  { id: 'ldap-user-list-entry', method: 'LIST', path: 'auth/ldap/users/alice' },
+  { id: 'ldap-user-read-trailing-slash', method: 'GET', path: 'auth/ldap/users/alice/' },
+  // pathUserDelete deletes `user/alice/`: nothing, and alice stays.
+  { id: 'ldap-user-delete-trailing-slash', method: 'DELETE', path: 'auth/ldap/users/alice/' },
+  { id: 'ldap-user-read-after-delete-trailing-slash', method: 'GET', path: 'auth/ldap/users/alice' },
   { id: 'ldap-user-write-groups-list', method: 'POST', path: 'auth/ldap/users/Bob', body: { policies: ['Dev', 'root'], groups: ['x', ' y'] } },
   { id: 'ldap-user-read-bob', method: 'GET', path: 'auth/ldap/users/bob' },
   { id: 'ldap-user-write-groups-wrong-type', method: 'POST', path: 'auth/ldap/users/carol', body: { groups: 5 } },
@@ -327,9 +379,34 @@ const LOGIN: Case[] = [
   { id: 'login-password-wrong-type', method: 'POST', path: 'auth/ldap/login/alice', token: 'none', body: { password: 5 } },
   { id: 'login-mixed-case', method: 'POST', path: 'auth/ldap/login/ALICE', token: 'none', body: { password: 'alice-pw' } },
   { id: 'login-username-in-body', method: 'POST', path: 'auth/ldap/login', token: 'none', body: { username: 'alice', password: 'alice-pw' } },
+  { id: 'login-trailing-slash', method: 'POST', path: 'auth/ldap/login/alice/', token: 'none', body: { password: 'alice-pw' } },
   { id: 'login-lookup-self', method: 'GET', path: 'auth/token/lookup-self', token: { captured: 'login' } },
   { id: 'login-renew-self', method: 'POST', path: 'auth/token/renew-self', token: { captured: 'login' }, body: {} },
   { id: 'login-revoke-self', method: 'POST', path: 'auth/token/revoke-self', token: { captured: 'login' } },
 ];
 
-export const CORPUS: readonly Case[] = [...HEALTH, ...SEAL_AND_INIT, ...AUTH_METHODS, ...MOUNTS, ...TOKENS, ...HEADERS, ...LDAP, ...LOGIN, ...NAMESPACES, ...ACL];
+/**
+ * ACL policies with and without a trailing slash (vault/logical_system_paths.go `policy/?$`,
+ * `policy/(?P<name>.+)`, `policies/acl/?$`, `policies/acl/(?P<name>.+)`). A read of `name/`
+ * finds `name` through the policy store's cache (vault/policy_store.go cacheKey is
+ * path.Join(namespace, name)); a delete of `name/` deletes nothing.
+ */
+const POLICIES: Case[] = [
+  { id: 'policy-write', method: 'PUT', path: 'sys/policies/acl/ts-reader', body: { policy: 'path "secret/*" { capabilities = ["read"] }' } },
+  { id: 'policies-list', method: 'LIST', path: 'sys/policies/acl' },
+  { id: 'policies-list-trailing-slash', method: 'LIST', path: 'sys/policies/acl/' },
+  { id: 'policies-list-get-trailing-slash', method: 'GET', path: 'sys/policies/acl/?list=true' },
+  { id: 'policies-read-collection', method: 'GET', path: 'sys/policies/acl' },
+  { id: 'policies-read-collection-trailing-slash', method: 'GET', path: 'sys/policies/acl/' },
+  { id: 'policy-read-trailing-slash', method: 'GET', path: 'sys/policies/acl/ts-reader/' },
+  { id: 'policy-write-trailing-slash', method: 'PUT', path: 'sys/policies/acl/ts-reader/', body: { policy: 'path "x" { capabilities = ["read"] }' } },
+  { id: 'policy-delete-trailing-slash', method: 'DELETE', path: 'sys/policies/acl/ts-reader/' },
+  { id: 'policy-read-after-delete-trailing-slash', method: 'GET', path: 'sys/policies/acl/ts-reader' },
+  { id: 'policy-legacy-list', method: 'GET', path: 'sys/policy' },
+  { id: 'policy-legacy-list-trailing-slash', method: 'GET', path: 'sys/policy/' },
+  { id: 'policy-legacy-list-method', method: 'LIST', path: 'sys/policy' },
+  { id: 'policy-legacy-read-trailing-slash', method: 'GET', path: 'sys/policy/ts-reader/' },
+  { id: 'policy-delete', method: 'DELETE', path: 'sys/policies/acl/ts-reader' },
+];
+
+export const CORPUS: readonly Case[] = [...HEALTH, ...SEAL_AND_INIT, ...AUTH_METHODS, ...MOUNTS, ...TOKENS, ...HEADERS, ...LDAP, ...LOGIN, ...NAMESPACES, ...POLICIES, ...ACL];

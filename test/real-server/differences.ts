@@ -145,9 +145,9 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['acl-policy-read'],
-    at: ['body.data.cas_required', 'body.data.version', 'body.data.modified', 'body.data.allow_*_in_identity_templates'],
-    differs: 'OpenBao reads a policy back with `cas_required`, `version`, `modified` and the identity template switches; serve with `name` and `policy` only',
+    cases: ['acl-policy-read', 'policy-read-*', 'policy-legacy-read-*'],
+    at: ['body.data.cas_required', 'body.data.version', 'body.data.modified', 'body.data.allow_*_in_identity_templates', 'body.cas_required', 'body.version', 'body.modified', 'body.allow_*_in_identity_templates'],
+    differs: 'OpenBao reads a policy back with `cas_required`, `version`, `modified` and the identity template switches (sys/policy also at the top of the answer); serve with `name` and `policy` (`rules`) only',
     reason: "OpenBao added check-and-set and templating options to ACL policies; Vault's handlePoliciesRead answers the name and the text",
     source: `${V} vault/logical_system.go (handlePoliciesRead); ${B} internal/vault/logical_system.go (handlePoliciesRead)`,
   },

@@ -38,9 +38,9 @@ function roleOf(req: ApiRequest): { name: string; role: AppRole } {
 }
 
 export const approleRouter = new Router([
-  { pattern: 'role', access: 'acl', handlers: { list: (req) => keyList(req.cluster.store.list(`${prefix(req)}role/`)) } },
+  { pattern: 'role/?', access: 'acl', handlers: { list: (req) => keyList(req.cluster.store.list(`${prefix(req)}role/`)) } },
   { pattern: 'role/:name/role-id', access: 'acl', handlers: { read: (req) => ok({ role_id: roleOf(req).role.role_id }) } },
-  { pattern: 'role/:name/secret-id', access: 'acl', handlers: { update: generateSecretId } },
+  { pattern: 'role/:name/secret-id/?', access: 'acl', handlers: { update: generateSecretId } },
   {
     pattern: 'role/:name',
     access: 'acl',

@@ -83,14 +83,15 @@ function pathItemOf(route: Route): JsonObject {
   return item;
 }
 
-/** `groups/:name+` → `/groups/{name}`. */
+/** `groups/:name+` → `/groups/{name}`; `groups/?` → `/groups`. */
 function openApiPathOf(pattern: string): string {
-  return `/${pattern.replace(/:([A-Za-z_]+)\+?/g, '{$1}')}`;
+  return `/${pattern.replace(/\/\?$/, '').replace(/:([A-Za-z_]+)\+?/g, '{$1}')}`;
 }
 
-/** `groups/:name+` → `^groups/(?P<name>.+)$`, as framework.Path patterns are written. */
+/** `groups/:name+` → `^groups/(?P<name>.+)$`, `groups/?` → `^groups/?$`, as framework.Path patterns are written. */
 function goRegexOf(pattern: string): string {
-  const source = pattern
+  const optionalSlash = pattern.endsWith('/?');
+  const source = (optionalSlash ? pattern.slice(0, -2) : pattern)
     .split('/')
     .map((segment) => {
       if (!segment.startsWith(':')) return segment.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
@@ -98,5 +99,5 @@ function goRegexOf(pattern: string): string {
       return `(?P<${segment.slice(1, greedy ? -1 : undefined)}>${greedy ? '.+' : '[^/]+'})`;
     })
     .join('/');
-  return `^${source}$`;
+  return `^${source}${optionalSlash ? '/?' : ''}$`;
 }

@@ -85,11 +85,13 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     case 'path':
       break;
   }
-  // From here on, `path` is what every decision reads: the fault rules, the route, the DR gate.
-  const { path, query, urlPath } = target;
-  if (asksForHelp(req.method, query)) return answerHelp(deps, req, res, path);
+  const { query, urlPath } = target;
+  if (asksForHelp(req.method, query)) return answerHelp(deps, req, res, target.path);
   const operation = operationOf(req.method, query);
   if (!operation) return sendErrors(res, 405, ['unsupported operation']);
+  // From here on, `path` is what every decision reads: the route, the DR gate, the ACL. A LIST's ends in "/" (http/logical.go buildLogicalRequestNoAuth appends it), so the
+  // list patterns end in `/?` (`users/?$`) and `LIST sys/auth` is `sys/auth/`, which no route takes.
+  const path = operation === 'list' && !target.path.endsWith('/') ? `${target.path}/` : target.path;
   // http/logical.go buildLogicalRequestNoAuth, before routing or the token (Go's mime.ParseMediaType refuses an empty type).
   if (operation === 'patch' && contentType(req) === '') return sendErrors(res, 400, ['mime: no media type']);
   if (operation === 'patch' && contentType(req) !== MERGE_PATCH) {
@@ -98,7 +100,8 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   // vault/request_handling.go handleCancelableRequest, before anything else looks at the request.
   if (operation === 'update' && urlPath.endsWith('/')) return sendErrors(res, 400, ["cannot write to a path ending in '/'"]);
 
-  const fault = deps.faults.take(cluster.name, operation === 'list' ? 'LIST' : req.method!, path);
+  // A rule names the path as the request does: a LIST's without the slash the service adds.
+  const fault = deps.faults.take(cluster.name, operation === 'list' ? 'LIST' : req.method!, target.path);
   if (fault) return sendErrors(res, fault.status, fault.errors);
 
   const resolved = deps.resolve(path);

@@ -17,7 +17,9 @@ import { isNamespaceSegment } from '../namespaces/path.js';
  */
 export type RequestTarget =
   /**
-   * `path`: after /v1/, decoded, the header's namespace in front, no surrounding slashes;
+   * `path`: after /v1/, decoded, the header's namespace in front, no leading slash; a trailing
+   * slash is kept, as the service keeps it (http/logical.go builds the request path from
+   * r.URL.Path): each route's pattern decides whether it takes one (http/router.ts);
    * `urlPath`: the URL's own path, each segment decoded, as the service's ServeMux matches its
    * handlers against it (Go 1.22+ patterns match unescaped segments).
    */
@@ -38,11 +40,11 @@ export function requestTarget(target: string, namespaceHeader: string | undefine
   if (cleaned !== rawPath) return { kind: 'redirect', location: q === -1 ? cleaned : `${cleaned}?${rawQuery}` };
   if (!rawPath.startsWith('/v1/')) return refused(404);
 
-  const decoded = decodePathBytes(rawPath.slice('/v1/'.length).replace(/\/$/, ''));
+  const decoded = decodePathBytes(rawPath.slice('/v1/'.length));
   if (decoded === undefined) return refused(400, 'invalid URL escape in the request path');
   // hashicorp/go-cleanhttp handlers.go: `w.WriteHeader(input.ErrStatus)` (400), no body.
   if (hasNonPrintable(decoded)) return { kind: 'refused-bare', status: 400 };
-  if (decoded !== '' && decoded.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+  if (decoded !== '' && decoded.replace(/\/$/, '').split('/').some((s) => s === '' || s === '.' || s === '..')) {
     return refused(400, 'the request path has an empty, "." or ".." segment once decoded');
   }
 

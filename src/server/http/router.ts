@@ -17,7 +17,14 @@ type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
 export type ExistenceQuery = Pick<ApiRequest, 'cluster' | 'params' | 'mount'>;
 
 export interface Route {
-  /** Segments separated by "/": literals, `:name` (one segment) or `:name+` (the rest, may hold "/"). */
+  /**
+   * The service's route pattern (sdk/framework/path.go Path.Pattern, anchored at both ends by
+   * sdk/framework/backend.go init), matched against the path as the request names it, its
+   * trailing slash included: segments separated by "/", literals, `:name` (one segment) or
+   * `:name+` (the rest, may hold "/", a trailing slash too, as `(?P<name>.+)` does). A pattern
+   * ending in `/?` takes the path with or without a trailing slash (`users/?$`, the list
+   * patterns); any other takes exactly what it names, so `sys/auth/` is no `sys/auth`.
+   */
   pattern: string;
   access: Access;
   handlers: Partial<Record<Operation, Handler>>;
@@ -59,7 +66,7 @@ export class Router {
     return this.compiled.map((c) => c.route);
   }
 
-  /** `path` has no leading or trailing slash. */
+  /** `path` has no leading slash; a trailing one is the request's (a LIST's is always there). */
   match(path: string): RouteMatch | undefined {
     for (const { route, regex, names } of this.compiled) {
       const m = regex.exec(path);
@@ -72,9 +79,14 @@ export class Router {
   }
 }
 
+/** A pattern's optional trailing slash: `users/?` is `^users/?$`. */
+const OPTIONAL_SLASH = '/?';
+
 function compile(route: Route): CompiledRoute {
   const names: string[] = [];
-  const source = route.pattern
+  const optionalSlash = route.pattern.endsWith(OPTIONAL_SLASH);
+  const segments = optionalSlash ? route.pattern.slice(0, -OPTIONAL_SLASH.length) : route.pattern;
+  const source = segments
     .split('/')
     .map((segment) => {
       if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
@@ -83,5 +95,5 @@ function compile(route: Route): CompiledRoute {
       return greedy ? '(.+)' : '([^/]+)';
     })
     .join('/');
-  return { route, regex: new RegExp(`^${source}$`), names };
+  return { route, regex: new RegExp(`^${source}${optionalSlash ? '/?' : ''}$`), names };
 }

@@ -37,7 +37,7 @@ const roleOf = (req: Pick<ApiRequest, 'cluster' | 'mount'>, name: string): JwtRo
 
 export const jwtRouter = new Router([
   { pattern: 'config', access: 'acl', handlers: { read: readConfig, update: writeConfig } },
-  { pattern: 'role', access: 'acl', handlers: { list: (req) => keyList(req.cluster.store.keysUnder(`${prefix(req)}role/`).map((k) => k.slice(`${prefix(req)}role/`.length))) } },
+  { pattern: 'role/?', access: 'acl', handlers: { list: (req) => keyList(req.cluster.store.keysUnder(`${prefix(req)}role/`).map((k) => k.slice(`${prefix(req)}role/`.length))) } },
   {
     pattern: 'role/:name',
     access: 'acl',

@@ -15,13 +15,13 @@ export const ldapAdminRoutes: Route[] = [
     access: 'acl',
     handlers: { read: readConfig, update: writeConfig },
   },
-  { pattern: 'groups', access: 'acl', handlers: { list: (req) => keyList(mountStore(req).groupNames()) } },
+  { pattern: 'groups/?', access: 'acl', handlers: { list: (req) => keyList(mountStore(req).groupNames()) } },
   {
     pattern: 'groups/:name+',
     access: 'acl',
     handlers: { read: readGroup, update: writeGroup, delete: deleteGroup },
   },
-  { pattern: 'users', access: 'acl', handlers: { list: (req) => keyList(mountStore(req).userNames()) } },
+  { pattern: 'users/?', access: 'acl', handlers: { list: (req) => keyList(mountStore(req).userNames()) } },
   {
     pattern: 'users/:name+',
     access: 'acl',

@@ -14,7 +14,7 @@ import { managedKeyView } from './view.js';
 import { applyKeyWrite } from './write.js';
 
 export const managedKeyRoutes: Route[] = [
-  { pattern: 'sys/managed-keys/:type', access: 'acl', handlers: { list: listKeys } },
+  { pattern: 'sys/managed-keys/:type/?', access: 'acl', handlers: { list: listKeys } },
   { pattern: 'sys/managed-keys/:type/:name/test/sign', access: 'acl', handlers: { update: testSignKey } },
   { pattern: 'sys/managed-keys/:type/:name', access: 'acl', handlers: { read: readKey, update: writeKey, delete: deleteKey } },
 ];

@@ -12,7 +12,7 @@ import { NamespaceRegistry, parentOf, type NamespaceEntry } from './registry.js'
  * are relative to it.
  */
 export const namespaceRoutes: Route[] = [
-  { pattern: 'sys/namespaces', access: 'acl', handlers: { list } },
+  { pattern: 'sys/namespaces/?', access: 'acl', handlers: { list } },
   { pattern: 'sys/namespaces/:name+', access: 'acl', handlers: { read, update: create, patch, delete: remove } },
 ];
 

@@ -28,7 +28,11 @@ function list(flavour: Flavour) {
 
 function read(flavour: Flavour) {
   return (req: ApiRequest): Reply => {
-    const name = policyName(req.params.name!);
+    // vault/policy_store.go GetPolicy looks in its cache first, keyed by path.Join(namespace,
+    // name), which drops a trailing slash: `sys/policies/acl/dev/` finds `dev`, which a running
+    // service holds in its cache once it has written or read it (storage alone, `dev/`, would
+    // not). A delete has no such lookup: it deletes the key `dev/`, and `dev` stays.
+    const name = policyName(req.params.name!).replace(/\/$/, '');
     const text = name === 'root' ? '' : policiesOf(req).text(name);
     if (text === undefined) throw notFound();
     return ok(flavour === 'legacy' ? { name, rules: text } : { name, policy: text });
@@ -94,9 +98,9 @@ function capabilities(self: boolean) {
 }
 
 export const policyRoutes: Route[] = [
-  { pattern: 'sys/policies/acl', access: 'acl', handlers: { list: list('acl') } },
+  { pattern: 'sys/policies/acl/?', access: 'acl', handlers: { list: list('acl') } },
   { pattern: 'sys/policies/acl/:name+', access: 'acl', handlers: { read: read('acl'), update: write('acl'), delete: remove } },
-  { pattern: 'sys/policy', access: 'acl', handlers: { read: list('legacy') } },
+  { pattern: 'sys/policy/?', access: 'acl', handlers: { read: list('legacy'), list: list('legacy') } },
   { pattern: 'sys/policy/:name+', access: 'acl', handlers: { read: read('legacy'), update: write('legacy'), delete: remove } },
   { pattern: 'sys/capabilities', access: 'acl', handlers: { update: capabilities(false) } },
   { pattern: 'sys/capabilities-self', access: 'acl', handlers: { update: capabilities(true) } },

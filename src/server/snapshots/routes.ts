@@ -12,7 +12,7 @@ import { configKey, configNames, storedConfig } from './config-store.js';
 const BASE = 'sys/storage/raft/snapshot-auto';
 
 export const snapshotAutoRoutes: Route[] = [
-  { pattern: `${BASE}/config`, access: 'acl', handlers: { list: listConfigs } },
+  { pattern: `${BASE}/config/?`, access: 'acl', handlers: { list: listConfigs } },
   {
     pattern: `${BASE}/config/:name`,
     access: 'acl',

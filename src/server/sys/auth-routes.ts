@@ -35,8 +35,8 @@ export const authMethodRoutes: Route[] = [
     handlers: {
       read: ({ cluster, params }) => {
         const mount = cluster.mounts.get('auth', params.path!);
-        // logical_system.go handleReadAuth: the path as given, with its trailing slash.
-        if (!mount) throw badRequest(`No auth engine at ${params.path}/`);
+        // logical_system.go handleReadAuth: the path as given, a trailing slash added if it has none (sanitizePath).
+        if (!mount) throw badRequest(`No auth engine at ${params.path!.replace(/\/?$/, '/')}`);
         return ok(mountListing(mount, cluster.release));
       },
       update: async ({ cluster, params, body }) => {

@@ -95,6 +95,19 @@ export class MountTable {
     return this.list(kind).find((m) => m.path === wanted);
   }
 
+  /**
+   * The mount `path` falls in, by longest prefix (vault/router.go MatchingMountEntry, which
+   * logical_system.go handleReadMount asks): `secret/`, `secret/x` and `secret/tune/` are in `secret/`.
+   */
+  matching(kind: MountKind, path: string): MountEntry | undefined {
+    const wanted = normalisePath(path);
+    let best: MountEntry | undefined;
+    for (const mount of this.list(kind)) {
+      if (wanted.startsWith(mount.path) && (!best || mount.path.length > best.path.length)) best = mount;
+    }
+    return best;
+  }
+
   /** The auth mount serving `path` (given after "auth/"), by longest prefix. */
   resolveAuth(path: string): { mount: MountEntry; rest: string } | undefined {
     let best: MountEntry | undefined;

@@ -51,8 +51,10 @@ export const mountRoutes: Route[] = [
     access: 'acl',
     handlers: {
       read: ({ cluster, params }) => {
-        const mount = cluster.mounts.get('secret', params.path!);
-        if (!mount) throw badRequest(`No secret engine mount at ${params.path}/`);
+        // logical_system.go handleReadMount: the mount the path falls in (router.go
+        // MatchingMountEntry), so `sys/mounts/secret/tune/` (no tune pattern takes it) reads `secret/`.
+        const mount = cluster.mounts.matching('secret', params.path!);
+        if (!mount) throw badRequest(`No secret engine mount at ${params.path!.replace(/\/?$/, '/')}`);
         return ok(mountListing(mount, cluster.release));
       },
       update: async ({ cluster, params, body }) => {
