@@ -18,6 +18,7 @@ const DR = 'DR replication is Vault Enterprise only; OpenBao has none';
 const MANAGED_KEYS = 'managed keys are Vault Enterprise only; OpenBao has no sys/managed-keys';
 const HVS = `Vault issues service tokens as hvs. (${V} vault/token_store.go TokenPrefix); OpenBao as s.`;
 const PARSE = `Vault words an undecodable body "failed to parse JSON input: %w" (${V} http/handler.go parseJSONRequest); OpenBao "failed to decode JSON input: %w" (${B} internal/http/json.go)`;
+const JSON_LIMITS = `Vault 1.20.3 and later check every body with their own tokenizer before decoding it and answer its error with a 500 (${V} http/util.go wrapJSONLimitsHandler, sdk/helper/jsonutil/json.go VerifyMaxDepthStreaming, CVE-2025-6203); OpenBao has no such check: its decoder answers 400, or reads the first value and leaves what follows (${B} internal/http/json.go)`;
 const CONVERT = `Vault names the value, "error converting input %v for field %q", and words the inner error as mitchellh/mapstructure (${V} sdk/framework/field_data.go Validate); OpenBao leaves the value out and uses go-viper/mapstructure v2 (${B} sdk/framework/field_data.go)`;
 
 export const FACTS_NOT_FOR_THE_REAL_SERVER: readonly FactExclusion[] = [
@@ -63,13 +64,9 @@ export const FACTS_NOT_FOR_THE_REAL_SERVER: readonly FactExclusion[] = [
     reason: `the rotation fields are Vault's, added after the fork (${V} builtin/credential/ldap/path_config.go pathConfigWrite)`,
   },
   { says: "#22: a body that is not JSON is refused with Go's decoder error", kind: 'vault', reason: PARSE },
-  { says: '#22: a body cut short is io.ErrUnexpectedEOF', kind: 'vault', reason: PARSE },
+  { says: '#22: a body cut short is refused by the JSON limits check, before the decoder, with a 500 (Vault 1.20.3 and later)', kind: 'vault', reason: JSON_LIMITS },
   { says: "#22: a JSON body that is not an object cannot be decoded into the request's map", kind: 'vault', reason: PARSE },
-  {
-    says: '#22: the decoder reads one JSON value: what follows it is not looked at',
-    kind: 'vault',
-    reason: `Vault decodes one value with json.Decoder (${V} http/handler.go parseJSONRequest, sdk/helper/jsonutil DecodeJSONFromReader); OpenBao first reads the whole body as JSON for its complexity limits (${B} internal/http/json.go EnforceJSONComplexityLimits) and refuses what follows`,
-  },
+  { says: '#22: the decoder reads one JSON value, but the JSON limits check before it refuses what follows it, with a 500 (Vault 1.20.3 and later)', kind: 'vault', reason: JSON_LIMITS },
   { says: '#22: a typed field that does not convert is refused naming the value as Go prints it', kind: 'vault', reason: CONVERT },
   { says: "#22: a comma-list field given an object is refused in mapstructure's words, the value printed as Go's %v", kind: 'vault', reason: CONVERT },
 ];

@@ -8,6 +8,7 @@ const DR = 'sys/replication/dr';
 
 const enableLdap: Step = { method: 'POST', path: 'sys/auth/ldap', body: { type: 'ldap' } };
 
+const JSON_LIMITS = 'http/util.go (wrapJSONLimitsHandler: respondError(w, http.StatusInternalServerError, err)), sdk/helper/jsonutil/json.go (VerifyMaxDepthStreaming)';
 const PARSE_JSON = 'http/handler.go (parseJSONRequest: jsonutil.DecodeJSONFromReader, "failed to parse JSON input: %w"), Go encoding/json';
 
 export const SYS_FACTS: readonly Fact[] = [
@@ -18,10 +19,10 @@ export const SYS_FACTS: readonly Fact[] = [
     expect: { status: 400, body: { errors: ["failed to parse JSON input: invalid character 'p' looking for beginning of value"] } },
   },
   {
-    says: '#22: a body cut short is io.ErrUnexpectedEOF',
-    source: `${PARSE_JSON} stream.go (Decoder.readValue: io.ErrUnexpectedEOF)`,
+    says: '#22: a body cut short is refused by the JSON limits check, before the decoder, with a 500 (Vault 1.20.3 and later)',
+    source: `${JSON_LIMITS} ("malformed JSON, unclosed containers")`,
     request: { method: 'POST', path: 'sys/auth/badjson', rawBody: '{"type": "ldap"' },
-    expect: { status: 400, body: { errors: ['failed to parse JSON input: unexpected EOF'] } },
+    expect: { status: 500, body: { errors: ['malformed JSON, unclosed containers'] } },
   },
   {
     says: '#22: a JSON body that is not an object cannot be decoded into the request\'s map',
@@ -30,10 +31,10 @@ export const SYS_FACTS: readonly Fact[] = [
     expect: { status: 400, body: { errors: ['failed to parse JSON input: json: cannot unmarshal array into Go value of type map[string]interface {}'] } },
   },
   {
-    says: '#22: the decoder reads one JSON value: what follows it is not looked at',
-    source: `${PARSE_JSON} stream.go (Decoder.Decode reads the next value only)`,
+    says: '#22: the decoder reads one JSON value, but the JSON limits check before it refuses what follows it, with a 500 (Vault 1.20.3 and later)',
+    source: `${JSON_LIMITS} ("invalid character %c after top-level value")`,
     request: { method: 'POST', path: 'sys/auth/trailing', rawBody: '{"type": "ldap"} and more' },
-    expect: { status: 204 },
+    expect: { status: 500, body: { errors: ["invalid character 'a' after top-level value"] } },
   },
   {
     says: '#22: enabling an auth method without a type is refused',
