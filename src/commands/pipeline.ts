@@ -68,6 +68,9 @@ export function parseTargets(values: string[] | undefined): Address[] {
   return (values ?? []).map((v) => {
     const a = Address.parse(v);
     if (!a) throw new CliError(`--target ${JSON.stringify(v)} is not an address (cluster:path, e.g. east:auth/ldap/users/alice)`);
+    // An empty segment is no name: `ldap//groups` is a mistyped address, not `ldap/groups` (a
+    // slash at either end is allowed).
+    if (/[^/]\/\/+[^/]/.test(v.slice(v.indexOf(':') + 1))) throw new CliError(`--target ${JSON.stringify(v)} has an empty segment ("//"): name each segment of the path`);
     return a;
   });
 }

@@ -280,6 +280,9 @@ config:
     const url = await cli(['apply', m, '--auto-approve', '--target', 'http://127.0.0.1:8200/v1/auth/ldap']);
     expect(url.code).toBe(1);
     expect(url.stderr).toContain('is not an address');
+    const empty = await cli(['plan', m, '--target', 'default:auth/ldap//users/alice']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('--target "default:auth/ldap//users/alice" has an empty segment ("//")');
     expect((await cluster.raw('GET', 'sys/auth')).body).not.toHaveProperty('data.ldap/');
   });
 });
