@@ -38,6 +38,19 @@ export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * An address (`cluster:path`) as printed: printable(), and a space at either end of a segment
+ * shown as `\u0020`. The service keeps such spaces in a path (`users/bob ` is not `users/bob`),
+ * and at the end of a line or before a slash a reviewer cannot see them.
+ */
+export function printableAddress(text: string): string {
+  const shown = printable(text);
+  if (!shown.includes(' ')) return shown;
+  const colon = shown.indexOf(':');
+  const path = shown.slice(colon + 1).split('/').map((segment) => segment.replace(/^ +| +$/g, (spaces) => '\\u0020'.repeat(spaces.length)));
+  return `${shown.slice(0, colon + 1)}${path.join('/')}`;
+}
+
 /** A markdown inline code span holding `text` (printable), delimited by more backticks than any run in it. */
 export function markdownCode(text: string): string {
   const t = printable(text);

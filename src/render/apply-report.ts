@@ -1,3 +1,4 @@
+import { printableAddress } from '../core/text-escape.js';
 import type { ChalkInstance } from 'chalk';
 import type { Change } from '../core/plan.js';
 import { actionColor, actionSymbol, makeChalk, printable } from './vocabulary.js';
@@ -59,7 +60,7 @@ export function renderApplyReport(report: ApplyReport, opts: { color: boolean; i
 }
 
 function changeLine(change: Change, chalk: ChalkInstance): string {
-  return `  ${actionColor(chalk, change.action)(actionSymbol(change.action))} ${printable(String(change.address))}`;
+  return `  ${actionColor(chalk, change.action)(actionSymbol(change.action))} ${printableAddress(String(change.address))}`;
 }
 
 /** `12ms` below a second, `1.5s` above. */

@@ -1,3 +1,4 @@
+import { printableAddress } from '../core/text-escape.js';
 import { formatCount } from '../core/count.js';
 import { formatPos, type Diagnostic } from '../core/diagnostics.js';
 import { summarise, type Change, type Plan, type PlanNote } from '../core/plan.js';
@@ -152,7 +153,7 @@ function planParts(plan: Plan, diagnostics: readonly Diagnostic[]): Record<Part,
         ? none
         : {
             head: [`> :warning: **${n} destructive change${n === 1 ? '' : 's'}** (wipe${s} or orphan${s} data, or take${s} access away; apply needs \`--allow-destructive\`):`],
-            items: destructive.map((c) => ({ text: `> - ${code(String(c.address))}`, priority: PRIORITY.mustSee })),
+            items: destructive.map((c) => ({ text: `> - ${code(printableAddress(String(c.address)))}`, priority: PRIORITY.mustSee })),
             joiner: '\n',
             more: (k) => `> - … and ${k} more`,
           },
@@ -181,7 +182,7 @@ function planParts(plan: Plan, diagnostics: readonly Diagnostic[]): Record<Part,
         ? none
         : {
             head: ['**Unmanaged** (not in any manifest; use `--prune` or `prune: true` to delete):', ''],
-            items: plan.unmanaged.map((u) => ({ text: `- ${code(String(u.address))}`, priority: PRIORITY.unmanaged })),
+            items: plan.unmanaged.map((u) => ({ text: `- ${code(printableAddress(String(u.address)))}`, priority: PRIORITY.unmanaged })),
             joiner: '\n',
             more: (k) => `- … and ${k} more`,
           },
@@ -251,7 +252,7 @@ function renderSection(section: Section, kept: ReadonlySet<number> | 'all'): str
 function tableRow(c: Change): string {
   const tags = changeTags(c);
   const action = tags.length > 0 ? `${c.action} (${tags.join(', ')})` : c.action;
-  return `| ${action} | ${cell(code(String(c.address)))} | ${cell(tableFields(c))} |`;
+  return `| ${action} | ${cell(code(printableAddress(String(c.address))))} | ${cell(tableFields(c))} |`;
 }
 
 /**
@@ -270,11 +271,11 @@ function tableFields(c: Change): string {
 function renderDetails(c: Change): string | undefined {
   const fields = fieldLines(c);
   if (fields.length === 0 && c.notes.length === 0 && !c.destructive) return undefined;
-  const body = [`  ${printable(String(c.address))}`, ...fields.flatMap(diffField), ...c.notes.map((n) => `# ${printable(n)}`)];
+  const body = [`  ${printableAddress(String(c.address))}`, ...fields.flatMap(diffField), ...c.notes.map((n) => `# ${printable(n)}`)];
   const fence = markdownFence(body.join('\n'));
   const lines = [
     '<details>',
-    `<summary><code>${escapeHtml(`${actionSymbol(c.action)} ${String(c.address)}`)}</code></summary>`,
+    `<summary><code>${escapeHtml(`${actionSymbol(c.action)} ${printableAddress(String(c.address))}`)}</code></summary>`,
     '',
   ];
   if (c.destructive) lines.push('> :warning: **Destructive**: runs only with `--allow-destructive`.', '');
@@ -307,7 +308,7 @@ function diffField(f: FieldLine): string[] {
  */
 function renderNote(n: PlanNote): string {
   const label = n.severity === 'warning' ? ':warning: warning' : 'note';
-  return `- ${label}: ${n.address ? `${code(String(n.address))}: ` : ''}${code(n.message)}`;
+  return `- ${label}: ${n.address ? `${code(printableAddress(String(n.address)))}: ` : ''}${code(n.message)}`;
 }
 
 /** A diagnostic as a note: where (a manifest position, or the object) and the message, both code. */

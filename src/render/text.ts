@@ -1,3 +1,4 @@
+import { printableAddress } from '../core/text-escape.js';
 import type { ChalkInstance } from 'chalk';
 import { summarise, type Change, type Plan, type PlanNote, type Unmanaged } from '../core/plan.js';
 import { ACCESS_HEADING, accessLines, escalationWords, NO_ACCESS_CHANGES, userList } from './access.js';
@@ -32,7 +33,7 @@ function changeHeader(change: Change, chalk: ChalkInstance): string {
   const paint = actionColor(chalk, change.action);
   const tags = changeTags(change);
   const tagText = tags.length > 0 ? `   ${paint(`(${tags.join(', ')})`)}` : '';
-  return `  ${paint(actionSymbol(change.action))} ${printable(String(change.address))}${tagText}`;
+  return `  ${paint(actionSymbol(change.action))} ${printableAddress(String(change.address))}${tagText}`;
 }
 
 function renderChange(change: Change, chalk: ChalkInstance): string {
@@ -78,7 +79,7 @@ function renderAccessReview(changes: readonly AccessChange[], chalk: ChalkInstan
 }
 
 function renderUnmanaged(items: Unmanaged[]): string {
-  return [UNMANAGED_HEADING, ...items.map((u) => `  ${printable(String(u.address))}`)].join('\n');
+  return [UNMANAGED_HEADING, ...items.map((u) => `  ${printableAddress(String(u.address))}`)].join('\n');
 }
 
 function renderPlanNotes(notes: PlanNote[], chalk: ChalkInstance): string {
@@ -88,5 +89,5 @@ function renderPlanNotes(notes: PlanNote[], chalk: ChalkInstance): string {
 /** `warning: east:sys/replication/dr: message` or `note: message`. */
 export function formatPlanNote(note: PlanNote, chalk: ChalkInstance): string {
   const label = note.severity === 'warning' ? chalk.yellow('warning:') : 'note:';
-  return `${label} ${note.address ? `${printable(String(note.address))}: ` : ''}${printable(note.message)}`;
+  return `${label} ${note.address ? `${printableAddress(String(note.address))}: ` : ''}${printable(note.message)}`;
 }
