@@ -128,7 +128,7 @@ export async function resolveReferencesPartly(
   };
 
   const resolveString = (text: string): unknown => {
-    const isSecret = secrets.has(path);
+    const isSecret = secrets.covers(path);
     // Nearly every value holds no `$`: plain text as it is, without classifying it.
     if (!isSecret && !text.includes('$')) return plain(text);
     const ref = classifyString(text);
@@ -137,8 +137,10 @@ export async function resolveReferencesPartly(
       case 'malformed':
         return fail(path, atPath(path, ref.reason));
       case 'literal':
-        // An empty secret reveals nothing, so it needs no reference.
-        if (opts.allowPlaintextSecrets || text === '') return secretOf(ref.text, 'literal');
+        // An empty secret reveals nothing, so it needs no reference. Below a secret field (a list
+        // where a string belongs) the schema's error says what is wrong: the text is a secret all
+        // the same, never echoed, and not reported twice.
+        if (opts.allowPlaintextSecrets || text === '' || !secrets.has(path)) return secretOf(ref.text, 'literal');
         return fail(
           path,
           `${formatValuePath(path)} is a secret and must be a \${env:...} or \${file:...} reference (or pass --allow-plaintext-secrets)`,
@@ -233,9 +235,12 @@ class PendingRead {
 /** Value paths (the secret ones of a document), looked up without building a key for every value. */
 class PathSet {
   readonly #keysByLength = new Map<number, Set<string>>();
+  /** The first segment of each path: most values lie under none (a user's policies), and are answered at once. */
+  readonly #heads = new Set<string>();
 
   constructor(paths: readonly ValuePath[]) {
     for (const p of paths) {
+      if (p.length > 0) this.#heads.add(String(p[0]));
       const keys = this.#keysByLength.get(p.length) ?? new Set<string>();
       keys.add(pathKey(p));
       this.#keysByLength.set(p.length, keys);
@@ -245,5 +250,19 @@ class PathSet {
   has(path: ValuePath): boolean {
     const keys = this.#keysByLength.get(path.length);
     return keys !== undefined && keys.has(pathKey(path));
+  }
+
+  /**
+   * Whether `path` is one of the paths or lies below one: a secret field written as a list or a
+   * mapping (which its schema refuses) still holds secrets, and a document that fails its
+   * schema is still read by the rules about single values (validate/salvage.ts), which may
+   * quote the same reference read into another field.
+   */
+  covers(path: ValuePath): boolean {
+    if (path.length === 0 || !this.#heads.has(String(path[0]))) return false;
+    for (const [length, keys] of this.#keysByLength) {
+      if (length <= path.length && keys.has(pathKey(length === path.length ? path : path.slice(0, length)))) return true;
+    }
+    return false;
   }
 }

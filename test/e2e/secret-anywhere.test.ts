@@ -110,6 +110,18 @@ describe('validate', () => {
     }
     recorder.expectNoCanaries([cluster.token], 100);
   });
+
+  it('a reference in a secret field written in the wrong shape is still a secret where the same reference is quoted', async () => {
+    const recorder = outputRecorder();
+    const file = path.join(dir, 'secret-as-list.yaml');
+    await writeFile(file, 'apiVersion: lockstep/v1\nkind: LdapAuth\nconfig:\n  url: ${env:BPS}\n  token_bound_cidrs: ${env:BPS}\n  bindpass:\n    - ${env:BPS}\n');
+    for (const format of ['text', 'json']) {
+      const run = recorder.record(await runCli(['validate', file, '--format', format], { env: { BPS: 'BindPassCanary88' } }));
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).toContain('(sensitive)');
+    }
+    recorder.expectNoCanaries(['BindPassCanary88'], 100);
+  });
 });
 
 describe('export', () => {

@@ -56,6 +56,17 @@ describe('resolveReferences', () => {
     expect(value).not.toBe(d.value);
   });
 
+  test('a secret field written as a list or a mapping (its schema refuses it) still holds secrets: each text below it is one', async () => {
+    const secretTexts = new Set<string>();
+    const d = doc('a: ["${env:PASS}"]\nb: { x: "${env:PASS2}" }\nc: ${env:PASS}\n');
+    const value = (await resolveReferences(d, [['a'], ['b']], { allowPlaintextSecrets: false, env: { PASS: SECRET, PASS2: `${SECRET}-2` }, secretTexts }, new Diagnostics())) as Record<string, unknown>;
+    expect(isSecret((value['a'] as unknown[])[0])).toBe(true);
+    expect(isSecret((value['b'] as Record<string, unknown>)['x'])).toBe(true);
+    // The same reference in a field that is not secret is plain text, and the run knows it as a secret.
+    expect(value['c']).toBe(SECRET);
+    expect([...secretTexts].sort()).toEqual([SECRET, `${SECRET}-2`]);
+  });
+
   test('secret fields become Secret objects with their origin', async () => {
     const { value } = await resolve('a: ${env:PASS}\nb: ${file:secret.txt}\n', [['a'], ['b']], false, { PASS: SECRET });
     const a = value!.a as Secret;
