@@ -261,9 +261,17 @@ export function formsOf(text: string): Set<string> {
     encodeURIComponent(text).replace(/%20/g, '+'),
     escapeHtml(text),
     escapeMarkdown(text),
+    // A text of several lines folded onto one, as YAML's folded scalars and parsers' messages
+    // quote it (an HCL error quotes a key that spans lines joined by a space).
+    ...(/[\r\n]/.test(text) ? foldedForms(text) : []),
   ]);
   forms.delete('');
   return forms;
+}
+
+/** `text`'s lines joined by one space, with and without the white space around each break, and joined with nothing. */
+function foldedForms(text: string): string[] {
+  return [text.replace(/\r?\n/g, ' '), text.replace(/[ \t]*\r?\n[ \t]*/g, ' '), text.replace(/\r?\n/g, '')];
 }
 
 function jsonEscaped(text: string): string {

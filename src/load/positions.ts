@@ -75,6 +75,12 @@ export class PositionIndex {
    */
   #literalPos(header: number, value: string, line: number, column: number): SourcePos | undefined {
     const valueLines = value.split('\n');
+    // The end of a text that ends with a line break (a parser's "unexpected end"): the end of its
+    // last line, not the file's next line, which is no longer the block's.
+    if (line === valueLines.length && valueLines.length > 1 && value.endsWith('\n')) {
+      line -= 1;
+      column = valueLines[line - 1]!.length + 1;
+    }
     const measured = valueLines.findIndex((l) => l !== '');
     if (measured === -1 || line < 1 || line > valueLines.length) return undefined;
     const starts = this.#lineStartsAfter(header, Math.max(line, measured + 1));

@@ -37,6 +37,13 @@ describe('RedactionSet', () => {
     for (const text of [goEcho, escapeHtml(secret), escapeMarkdown(secret)]) expect(set.redact(`x ${text} y`)).toBe(`x ${REDACTED} y`);
   });
 
+  it('a secret of several lines is redacted folded onto one line too (a parser quotes it so)', () => {
+    const set = new RedactionSet(['Leakcanary1111\nLeakcanary2222']);
+    expect(set.redact("key 'Leakcanary1111 Leakcanary2222' expected start of object")).toBe("key '(sensitive)' expected start of object");
+    expect(new RedactionSet(['line one  \r\n  line two']).redact('x line one line two y')).toBe('x (sensitive) y');
+    expect(set.redact('Leakcanary1111Leakcanary2222')).toBe('(sensitive)');
+  });
+
   it('the longest secret wins when one contains another', () => {
     const set = new RedactionSet(['token-abcdefgh', 'token-abcdefgh-and-more']);
     expect(set.redact('t=token-abcdefgh-and-more')).toBe(`t=${REDACTED}`);

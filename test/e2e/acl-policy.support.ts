@@ -178,8 +178,8 @@ export async function runAclPolicyRefusals(dir: string): Promise<void> {
   expect(validated.stderr).toContain(`${file}:6:21: error: policy: path "secret/*": invalid capability "reed"`);
   expect(validated.stderr).toContain(`${file}:11:7: error: name: "root" is the service's own policy and cannot be written`);
   expect(validated.stderr).toContain(`${file}:17:7: error: name: ACL policy "bad" is already declared at ${file}:3:7`);
-  // hcl's own error ("At 4:1: ...", the text's end) at the manifest's line and column of that place.
-  expect(validated.stderr).toContain(`${file}:22:1: error: policy: key 'bad' expected start of object ('{') or assignment ('=')`);
+  // hcl's own error ("At 4:1: ...", the text's end, after its last line break) at the end of the text's last line.
+  expect(validated.stderr).toContain(`${file}:21:6: error: policy: key 'bad' expected start of object ('{') or assignment ('=')`);
 }
 
 /**

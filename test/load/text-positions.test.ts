@@ -34,6 +34,14 @@ describe('textPos: a position inside a text value as written in the file', () =>
     expect(textPos('policy: |\r\n  ab\r\n  cd\r\n', ['policy'], 2, 2)).toEqual([3, 4]);
   });
 
+  test('the end of a text that ends with a line break (a parser\'s "unexpected end") is the end of its last line, not the next field\'s', () => {
+    const policy = 'policy: |\n  path "a" {\n  bogus\nname: x\n';
+    // The value is 'path "a" {\nbogus\n': its line 3, column 1 is the end, after the last break.
+    expect(textPos(policy, ['policy'], 3, 1)).toEqual([3, 8]);
+    expect(textPos(careful(policy), ['policy'], 3, 1)).toEqual([5, 8]);
+    expect(textPos('policy: |\n  a\n  bogus\n', ['policy'], 3, 1)).toEqual([3, 8]);
+  });
+
   test('nested in a list or a map', () => {
     expect(textPos('docs:\n  - policy: |\n      x\n      yz\n', ['docs', 0, 'policy'], 2, 2)).toEqual([4, 8]);
   });
