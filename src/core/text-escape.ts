@@ -1,3 +1,4 @@
+import { NOT_SHOWN_AS_IS } from '../values/printable.js';
 /**
  * Escapes used where lockstep prints free text into HTML or Markdown (the pull-request
  * comment). Kept here, not in render/, because redaction must know every form a secret can be
@@ -12,16 +13,16 @@ export function escapeMarkdown(text: string): string {
 }
 
 /**
- * What printable() escapes: every control character (C0 with line feed and tab, DEL, C1), the
- * line and paragraph separators, the bidirectional controls that reorder what follows
- * ("Trojan Source"), the invisible zero-width characters and byte order mark, and UTF-16
- * halves that are not part of a pair (no terminal can show them; the name is not the one read).
+ * What printable() escapes: every character Go's unicode.IsPrint refuses (values/printable.ts,
+ * the list the names' rule refuses too): controls (C0 with line feed and tab, DEL, C1), format
+ * characters (the bidirectional controls that reorder what follows, "Trojan Source"; zero-width
+ * characters; the byte order mark; the soft hyphen; tag characters), private use, unassigned
+ * code points, separators other than " " (the line and paragraph separators, a no-break space),
+ * and halves of surrogate pairs alone (no terminal can show them; the name is not the one read).
  */
-const UNPRINTABLE =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNPRINTABLE = new RegExp(NOT_SHOWN_AS_IS, 'gu');
 // The same without `g`: test() then keeps no state between calls.
-const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source);
+const HAS_UNPRINTABLE = new RegExp(NOT_SHOWN_AS_IS, 'u');
 const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
@@ -35,7 +36,7 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\
 export function printable(text: string): string {
   // Tested first: nearly every text has none, and then no new string is made.
   if (!HAS_UNPRINTABLE.test(text)) return text;
-  return text.replace(UNPRINTABLE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNPRINTABLE, (c) => SHORT_ESCAPES[c] ?? unitEscapes(c));
 }
 
 /**
@@ -49,6 +50,13 @@ export function printableAddress(text: string): string {
   const colon = shown.indexOf(':');
   const path = shown.slice(colon + 1).split('/').map((segment) => segment.replace(/^ +| +$/g, (spaces) => '\\u0020'.repeat(spaces.length)));
   return `${shown.slice(0, colon + 1)}${path.join('/')}`;
+}
+
+/** `\\uXXXX` for each UTF-16 unit (a character beyond U+FFFF is two), as JSON writes them: a value shown so reads back the same. */
+function unitEscapes(c: string): string {
+  let out = '';
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /** A markdown inline code span holding `text` (printable), delimited by more backticks than any run in it. */

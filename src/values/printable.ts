@@ -10,7 +10,15 @@
  * range over a string reads each as U+FFFD, which is printable); the reconciler refuses them on
  * its own grounds (core/path-segment.ts).
  */
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
+const NON_PRINTABLE_CLASSES = '[\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}\\p{Zl}\\p{Zp}]|(?! )\\p{Zs}';
+const NON_PRINTABLE = new RegExp(NON_PRINTABLE_CLASSES, 'u');
+
+/**
+ * The pattern (flag `u`) of what lockstep shows escaped wherever it prints text it did not write
+ * (core/text-escape.ts printable): the characters above, and halves of surrogate pairs standing alone. One list, so
+ * that every character a name may not hold is also one a message shows escaped.
+ */
+export const NOT_SHOWN_AS_IS = `${NON_PRINTABLE_CLASSES}|\\p{Cs}`;
 
 /** True when `text` holds a character Go's unicode.IsPrint refuses. */
 export function hasNonPrintable(text: string): boolean {

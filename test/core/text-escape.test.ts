@@ -6,6 +6,16 @@ describe('printable', () => {
     expect(printable('a\nb\tc\u001b[31m\u202e\u200b café')).toBe('a\\nb\\tc\\u001b[31m\\u202e\\u200b café');
     expect(printable('plain')).toBe('plain');
   });
+
+  it("escapes every character Go's unicode.IsPrint refuses (the names' rule): soft hyphen, tag characters, no-break space, private use; a character beyond U+FFFF as JSON writes it", () => {
+    expect(printable('a\u00adb\u180e\u206a\ufff9\u00a0\ue000')).toBe('a\\u00adb\\u180e\\u206a\\ufff9\\u00a0\\ue000');
+    const tag = String.fromCodePoint(0xe0041);
+    expect(printable(`x${tag}y`)).toBe('x\\udb40\\udc41y');
+    expect(JSON.parse(`"${printable(`x${tag}y`)}"`)).toBe(`x${tag}y`);
+    // Printable beyond U+FFFF (an emoji) and lone halves of a pair.
+    expect(printable('ok 😀')).toBe('ok 😀');
+    expect(printable('lone \ud800 half')).toBe('lone \\ud800 half');
+  });
 });
 
 describe('printableAddress', () => {
