@@ -5,6 +5,7 @@ import type { LoadedDocument, ResolvedDocument, ValuePath } from '../load/docume
 import { loadPaths } from '../load/loader.js';
 import { resolveReferencesPartly, type ReferenceOptions, type TextsHolding } from '../load/references.js';
 import {
+  checkClusterValues,
   checkProxies,
   CLUSTER_KIND,
   CLUSTER_SCHEMA_FILE,
@@ -77,8 +78,8 @@ export async function prepareWithKinds<K extends PreparableKind>(
       const certificates: FoundTexts = [];
       const checked = await schemaAndReferences(doc, schemaFile, secretPaths, { ...referenceOpts, textsHolding: { needle: CERTIFICATE_BEGIN, found: certificates } }, diags);
       if (checked.complete) ok.push({ source: doc, kind, data: checked.data });
-      else if (kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
       else if (checked.salvaged) rest.push({ doc: { source: doc, kind, data: checked.salvaged.data }, refusedFields: checked.salvaged.refusedFields });
+      if (!checked.complete && kind === CLUSTER_KIND) brokenClusters.push(...brokenClusterName(doc));
       const kept = checked.complete ? certificates : checked.salvaged ? certificates.filter((c) => valueAt(checked.salvaged!.data, c.path) === c.text) : [];
       if (kept.length > 0) certificateTexts.set(doc, kept);
     }
@@ -87,6 +88,9 @@ export async function prepareWithKinds<K extends PreparableKind>(
   }
 
   const clusterDocs = resolved.get(CLUSTER_KIND) ?? [];
+  // What is left of a broken Cluster document: its own values checked, as any kind's are (below).
+  const salvagedClusters = (salvaged.get(CLUSTER_KIND) ?? []).map((s) => s.doc);
+  for (const doc of salvagedClusters) checkClusterValues(doc, diags);
   const catalogue: ClusterCatalogue = byKind.has(CLUSTER_KIND)
     ? clustersFromDocuments(clusterDocs, brokenClusters, diags)
     : await clusterFromEnvironment({ env: opts.env, requireClusters: opts.requireClusters }, diags);
@@ -132,7 +136,7 @@ export async function prepareWithKinds<K extends PreparableKind>(
     }
   }
   const schemaFileOf = (kind: string) => moduleOf.get(kind)?.schemaFile ?? CLUSTER_SCHEMA_FILE;
-  const certificates = [...[...documents.values()].flat(), ...salvagedPlaced].flatMap((doc) => (certificateTexts.get(doc.source) ?? []).map((found) => ({ doc, ...found })));
+  const certificates = [...[...documents.values()].flat(), ...salvagedPlaced, ...salvagedClusters].flatMap((doc) => (certificateTexts.get(doc.source) ?? []).map((found) => ({ doc, ...found })));
   await checkCertificates(certificates, now, (kind) => schemaAcknowledges(schemaFileOf(kind), SHA1_CERTIFICATE_RULE), diags);
 
   const desired = new Map<string, DesiredState>();

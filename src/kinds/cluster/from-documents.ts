@@ -38,28 +38,41 @@ export function clustersFromDocuments(
   return { known, targets };
 }
 
-/** One document's ClusterTarget, or undefined when a field is invalid (reported). */
-function clusterTarget(doc: ResolvedDocument, diags: Diagnostics): ClusterTarget | undefined {
-  const data = doc.data as ClusterData;
-  const at = (field: string) => doc.source.pos([field]);
+/**
+ * The rules about single values of one Cluster document: its name, address, namespace and CA
+ * certificates, each reported at its value; true when none failed. Any shape: prepare runs them
+ * alone on what is left of a Cluster document that failed its schema or a reference
+ * (validate/salvage.ts), as it runs KindModule.checkValues for the other kinds.
+ */
+export function checkClusterValues(doc: ResolvedDocument, diags: Diagnostics): boolean {
+  const data = doc.data as Partial<Record<'name' | 'address' | 'namespace' | 'caCert', unknown>>;
   let ok = true;
   const problem = (field: string, message: string): void => {
-    diags.error(`${field}: ${message}`, at(field));
+    diags.error(`${field}: ${message}`, doc.source.pos([field]));
     ok = false;
   };
-  if (!CLUSTER_NAME.test(data.name)) problem('name', 'may contain only letters, digits, "_", "." and "-"');
-  const address = normaliseBaseUrl(data.address);
-  if (typeof address !== 'string') problem('address', address.problem);
-  if (data.namespace !== undefined && data.namespace !== '') {
+  if (typeof data.name === 'string' && !CLUSTER_NAME.test(data.name)) problem('name', 'may contain only letters, digits, "_", "." and "-"');
+  if (typeof data.address === 'string') {
+    const address = normaliseBaseUrl(data.address);
+    if (typeof address !== 'string') problem('address', address.problem);
+  }
+  if (typeof data.namespace === 'string' && data.namespace !== '') {
     const nsProblem = apiPathProblem(data.namespace);
     if (nsProblem) problem('namespace', nsProblem);
   }
-  if (data.caCert !== undefined) {
+  if (typeof data.caCert === 'string') {
     const certificates = parseCertificates(data.caCert);
     if (!Array.isArray(certificates)) problem('caCert', certificates.problem);
   }
+  return ok;
+}
+
+/** One document's ClusterTarget, or undefined when a field is invalid (reported). */
+function clusterTarget(doc: ResolvedDocument, diags: Diagnostics): ClusterTarget | undefined {
+  const data = doc.data as ClusterData;
+  const ok = checkClusterValues(doc, diags);
+  const address = normaliseBaseUrl(data.address);
   const auth = clusterAuth(data, doc, diags, data.namespace);
-  if (!auth) ok = false;
   if (!ok || typeof address !== 'string' || !auth) return undefined;
   return {
     name: data.name,

@@ -27,7 +27,8 @@ export function placeDocument<T extends Record<string, unknown>>(
   let cluster: string | undefined;
   if (named !== undefined) {
     if (catalogue.known.has(named)) cluster = named;
-    else diags.error(`cluster: unknown cluster "${named}"; known clusters: ${names.join(', ')}`, doc.source.pos(['cluster']));
+    // Every Cluster document broken (reported already): no list of known ones to point to.
+    else if (names.length > 0) diags.error(`cluster: unknown cluster "${named}"; known clusters: ${names.join(', ')}`, doc.source.pos(['cluster']));
   } else if (names.length === 1) {
     cluster = names[0];
   } else if (names.length > 1) {

@@ -20,7 +20,8 @@ export function checkName(doc: SnapshotPolicyDocument, diags: Diagnostics): void
  */
 export function checkNamespace(doc: SnapshotPolicyDocument, diags: Diagnostics): void {
   const written = (doc.source.value as { namespace?: unknown } | null)?.namespace;
-  if (written === undefined || doc.data.namespace === '') return;
+  // Undefined in the data: refused by the schema or a reference, which said so already.
+  if (written === undefined || doc.data.namespace === undefined || doc.data.namespace === '') return;
   reportAt(diags, doc, ['namespace'], 'snapshot policies exist only in the root namespace (sys/storage/raft is cluster-wide): leave namespace out');
 }
 
