@@ -1,4 +1,4 @@
-import { numberText, refused, value, type Read } from './read.js';
+import { numberLiteral, refused, value, type Read } from './read.js';
 
 /**
  * Booleans as the service reads a bool field (sdk/framework/field_data.go TypeBool:
@@ -11,7 +11,7 @@ const FALSE_TEXT: ReadonlySet<string> = new Set(['0', 'f', 'F', 'FALSE', 'false'
 
 export function readBool(input: unknown): Read<boolean> {
   if (typeof input === 'boolean') return value(input);
-  const text = typeof input === 'number' ? numberText(input) : input;
+  const text = numberLiteral(input) ?? input;
   if (typeof text !== 'string') return refused('expected a boolean');
   if (TRUE_TEXT.has(text)) return value(true);
   if (FALSE_TEXT.has(text) || text === '') return value(false);

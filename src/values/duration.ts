@@ -1,4 +1,4 @@
-import { numberText, refused, value, type Read } from './read.js';
+import { numberLiteral, refused, value, type Read } from './read.js';
 
 /**
  * Durations as the service reads a duration field (sdk/framework/field_data.go,
@@ -35,7 +35,7 @@ export interface Seconds {
 }
 
 export function readDuration(input: unknown): Read<Seconds> {
-  const text = typeof input === 'number' ? numberText(input) : input;
+  const text = numberLiteral(input) ?? input;
   if (typeof text !== 'string') return refused('could not parse duration from input');
   const ns = durationNanos(text);
   if (ns.kind === 'refused') return ns;
@@ -50,7 +50,7 @@ export function readDuration(input: unknown): Read<Seconds> {
  * its own duration fields sees (vault/token_store.go handleCreateCommon refuses `dur < 0`).
  */
 export function readDurationNanos(input: unknown): Read<bigint> {
-  const text = typeof input === 'number' ? numberText(input) : input;
+  const text = numberLiteral(input) ?? input;
   if (typeof text !== 'string') return refused('could not parse duration from input');
   return durationNanos(text);
 }

@@ -10,7 +10,7 @@ export { durationSeconds, formatDurationExact, formatGoDuration, formatSeconds, 
 export { countOf, integerOf, readInteger } from './integer.js';
 export { commaListOf, compareBytes, goTrimSpace, readCommaList } from './list.js';
 export { goToLower } from './lower.js';
-export { numberText, valueOf, type Read } from './read.js';
+export { JsonNumber, numberLiteral, valueOf, type Read } from './read.js';
 export { readKvPairs } from './kv-pairs.js';
 export { compareReleases, readRelease, releaseNumber, type Release } from './release.js';
 export { decodesAsGoBase64 } from './go-base64.js';

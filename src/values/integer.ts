@@ -1,4 +1,4 @@
-import { numberText, refused, value, type Read } from './read.js';
+import { numberLiteral, refused, value, type Read } from './read.js';
 
 /**
  * Integers as the service reads an int field (sdk/framework/field_data.go TypeInt:
@@ -17,7 +17,7 @@ const MAX_INT64 = (1n << 63n) - 1n;
 
 export function readInteger(input: unknown): Read<number> {
   if (typeof input === 'boolean') return value(input ? 1 : 0);
-  const text = typeof input === 'number' ? numberText(input) : input;
+  const text = numberLiteral(input) ?? input;
   if (typeof text !== 'string') return refused('expected an integer');
   if (text === '') return value(0);
   const sign = text[0] === '-' ? -1n : 1n;

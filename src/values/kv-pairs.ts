@@ -1,5 +1,5 @@
 import { compareBytes } from './list.js';
-import { numberText, refused, value, type Read } from './read.js';
+import { JsonNumber, numberLiteral, refused, value, type Read } from './read.js';
 
 /**
  * A map of text as the service reads a TypeKVPairs field (sdk/framework/field_data.go): an
@@ -9,7 +9,7 @@ import { numberText, refused, value, type Read } from './read.js';
  */
 export function readKvPairs(input: unknown): Read<Record<string, string>> {
   if (input === null || input === undefined) return value({});
-  if (typeof input === 'object' && !Array.isArray(input)) {
+  if (typeof input === 'object' && !Array.isArray(input) && !(input instanceof JsonNumber)) {
     const pairs: Array<[string, string]> = [];
     for (const [k, v] of Object.entries(input)) {
       const text = scalarText(v);
@@ -31,7 +31,8 @@ export function readKvPairs(input: unknown): Read<Record<string, string>> {
 
 function scalarText(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
-  if (typeof v === 'number') return numberText(v);
+  const number = numberLiteral(v);
+  if (number !== undefined) return number;
   if (typeof v === 'boolean') return v ? '1' : '0';
   return undefined;
 }

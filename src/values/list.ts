@@ -1,4 +1,4 @@
-import { numberText, refused, value, type Read } from './read.js';
+import { numberLiteral, refused, value, type Read } from './read.js';
 
 /**
  * Comma lists as the service reads a TypeCommaStringSlice field (parseutil.ParseCommaStringSlice,
@@ -33,7 +33,8 @@ export function commaListOf(input: unknown): string[] | undefined {
 /** mapstructure's weak decoding of one value into a string: numbers as their text, booleans "1"/"0". */
 function weakText(element: unknown): string | undefined {
   if (typeof element === 'string') return element;
-  if (typeof element === 'number') return numberText(element);
+  const number = numberLiteral(element);
+  if (number !== undefined) return number;
   if (typeof element === 'boolean') return element ? '1' : '0';
   if (element === null) return '';
   return undefined;

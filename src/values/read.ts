@@ -10,10 +10,31 @@ export function valueOf<T>(read: Read<T>): T | undefined {
 }
 
 /**
- * How a JSON number reaches the service's framework: the request decoder keeps numbers as their
- * text (json.Number), and every field type then parses that text. JavaScript's shortest
- * round-trip text stands in for the text a client sent.
+ * A JSON number as the service's request decoder keeps it: its literal text (Go's json.Number;
+ * sdk/helper/jsonutil DecodeJSONFromReader decodes with UseNumber), which every field type then
+ * parses itself (`1e2` is no duration and no int; `100.0` is a duration without a unit). The
+ * emulator's body reader gives one for each number of a request body; JSON output writes it as
+ * the number it stands for.
  */
-export function numberText(n: number): string {
-  return String(n);
+export class JsonNumber {
+  constructor(readonly text: string) {}
+
+  toJSON(): number {
+    return Number(this.text);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+/**
+ * How a JSON number reaches the service's framework: as its text (json.Number). A number read
+ * from a request body by the emulator keeps the literal the client sent; a JavaScript number
+ * (a manifest's, or one of the emulator's own) stands in with its shortest round-trip text.
+ * Undefined for anything that is not a number.
+ */
+export function numberLiteral(input: unknown): string | undefined {
+  if (input instanceof JsonNumber) return input.text;
+  return typeof input === 'number' ? String(input) : undefined;
 }

@@ -129,7 +129,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['ldap-config-bad-duration', 'ldap-config-bool-wrong-type', 'ldap-group-write-policies-wrong-type', 'token-renew-self-bad-increment', 'token-create-num-uses-wrong-type', 'acl-denied-bad-field'],
+    cases: ['ldap-config-bad-duration', 'ldap-config-bool-wrong-type', 'ldap-group-write-policies-wrong-type', 'token-renew-self-bad-increment', 'token-create-num-uses-wrong-type', 'token-create-num-uses-fraction', 'token-create-num-uses-exponent', 'token-create-renewable-fraction', 'acl-denied-bad-field'],
     at: ['body.errors'],
     differs: "a field that does not convert: serve names the value (`error converting input soon for field ...`) and words the inner error as mitchellh/mapstructure (`cannot parse '' as bool: strconv.ParseBool: parsing \"maybe\": invalid syntax`); OpenBao leaves the value out twice (`error converting input for field ...`, `'' cannot parse value as 'bool': strconv.ParseBool: invalid syntax`)",
     reason: 'Vault formats `error converting input %v for field %q` and decodes with github.com/mitchellh/mapstructure; OpenBao dropped the value and moved to go-viper/mapstructure v2, whose errors hide it',

@@ -7,6 +7,8 @@
  * A syntax error quotes one byte of the body, never more (secrets stay out of the answer).
  */
 
+import { JsonNumber } from '../../values/index.js';
+
 export type GoDecoded =
   /** The first value's bytes (valid JSON), or none: the body is empty or only white space (io.EOF). */
   | { kind: 'value'; end: number; first: number }
@@ -203,11 +205,87 @@ export function goDecodeExtent(bytes: Uint8Array): GoDecoded {
   return complete ? { kind: 'value', first, end: bytes.length } : { kind: 'error', message: 'unexpected EOF' };
 }
 
+/**
+ * The value of JSON text goDecodeExtent found valid, as the service's decoder gives it with
+ * UseNumber (sdk/helper/jsonutil DecodeJSONFromReader): each number a JsonNumber holding its
+ * literal text (`1e2`, `100.0` and `-0` stay as sent); strings as JSON.parse reads them; a
+ * repeated key keeps its last value. Iterative: nesting goes to the decoder's 10,000 levels.
+ */
+export function goDecodeValue(text: string): unknown {
+  type Open = { items: unknown[] } | { object: Record<string, unknown>; key?: string };
+  const open: Open[] = [];
+  let i = 0;
+  let result: unknown;
+  const skip = (): void => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const readString = (): string => {
+    const start = i;
+    i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  // A value is complete: it goes into what is open, or it is the result.
+  const place = (value: unknown): void => {
+    const top = open[open.length - 1];
+    if (top === undefined) result = value;
+    else if ('items' in top) top.items.push(value);
+    else {
+      Object.defineProperty(top.object, top.key!, { value, enumerable: true, writable: true, configurable: true });
+      top.key = undefined;
+    }
+  };
+  for (;;) {
+    skip();
+    const top = open[open.length - 1];
+    const c = text[i];
+    if (c === ',') {
+      i++;
+      continue;
+    }
+    if (c === ']' || c === '}') {
+      i++;
+      open.pop();
+      place('items' in top! ? top.items : top!.object);
+      if (open.length === 0) return result;
+      continue;
+    }
+    if (top !== undefined && !('items' in top) && top.key === undefined) {
+      top.key = readString();
+      skip();
+      i++; // the colon
+      continue;
+    }
+    if (c === '{') {
+      i++;
+      open.push({ object: {} });
+      continue;
+    }
+    if (c === '[') {
+      i++;
+      open.push({ items: [] });
+      continue;
+    }
+    if (c === '"') place(readString());
+    else if (c === 't' || c === 'f' || c === 'n') {
+      const word = c === 't' ? 'true' : c === 'f' ? 'false' : 'null';
+      i += word.length;
+      place(c === 't' ? true : c === 'f' ? false : null);
+    } else {
+      const start = i;
+      while (i < text.length && /[-+.0-9eE]/.test(text[i]!)) i++;
+      place(new JsonNumber(text.slice(start, i)));
+    }
+    if (open.length === 0) return result;
+  }
+}
+
 /** The Go kind json.Unmarshal names when a value cannot go into a map. */
 export function goJsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
+  if (typeof value === 'number' || value instanceof JsonNumber) return 'number';
   if (typeof value === 'boolean') return 'bool';
   return 'object';
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonObject, type JsonObject } from '../util/json.js';
-import { goDecodeExtent, goJsonKind } from './go-json.js';
+import { goDecodeExtent, goDecodeValue, goJsonKind } from './go-json.js';
 import { jsonLimitsError } from './json-limits.js';
 import { ApiError, badRequest } from './reply.js';
 
@@ -82,8 +82,8 @@ function parseJsonObject(bytes: Buffer): JsonObject {
     case 'value':
       break;
   }
-  // Go's scanner found one valid JSON value here, so JSON.parse takes it.
-  const parsed: unknown = JSON.parse(bytes.subarray(extent.first, extent.end).toString('utf8'));
+  // Go's scanner found one valid JSON value here; its numbers keep their text (json.Number).
+  const parsed = goDecodeValue(bytes.subarray(extent.first, extent.end).toString('utf8'));
   if (parsed === null) return {};
   if (!isJsonObject(parsed)) throw badRequest(`failed to parse JSON input: json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type map[string]interface {}`);
   return parsed;

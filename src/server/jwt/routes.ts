@@ -5,7 +5,7 @@ import { ApiError, badRequest, keyList, noContent, notFound, ok, permissionDenie
 import { Router, type ExistenceQuery } from '../http/router.js';
 import { storagePrefix } from '../sys/mount-table.js';
 import { toList, toStr } from '../util/fields.js';
-import type { JsonObject, JsonValue } from '../util/json.js';
+import { isJsonObject, plainJson, type JsonObject, type JsonValue } from '../util/json.js';
 import { addressAllowed } from '../../values/index.js';
 import { audienceOf, jwksKeys, parsePublicKeyPem, TokenInvalid, validateJwt } from './verify.js';
 
@@ -100,8 +100,8 @@ async function writeRole(req: ApiRequest): Promise<Reply> {
   const existing = roleOf(req, name);
   const roleType = body.role_type === undefined ? (existing?.role_type ?? 'oidc') : toStr('role_type', body.role_type) || 'oidc';
   if (roleType !== 'jwt' && roleType !== 'oidc') throw badRequest(`invalid 'role_type': ${roleType}`);
-  const boundClaims = body.bound_claims === undefined ? (existing?.bound_claims ?? {}) : body.bound_claims;
-  if (boundClaims === null || typeof boundClaims !== 'object' || Array.isArray(boundClaims)) throw badRequest('bound_claims must be a map');
+  const boundClaims = body.bound_claims === undefined ? (existing?.bound_claims ?? {}) : plainJson(body.bound_claims);
+  if (!isJsonObject(boundClaims)) throw badRequest('bound_claims must be a map');
   for (const value of Object.values(boundClaims)) {
     const values = Array.isArray(value) ? value : [value];
     if (!values.every((v) => typeof v === 'string')) throw badRequest(`claim is not a string or list: ${JSON.stringify(value)}`);

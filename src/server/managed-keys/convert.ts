@@ -1,6 +1,7 @@
 /** One field of a managed-key write, converted to what is stored (see fields.ts). */
 import { FieldError, toBool, toInt, toList } from '../util/fields.js';
 import type { JsonValue } from '../util/json.js';
+import { JsonNumber } from '../../values/index.js';
 import { sortedUnique } from '../util/lists.js';
 import { USAGES } from '../../adapters/kms/policy.js';
 import type { FieldSpec } from './fields.js';
@@ -19,7 +20,7 @@ export function convertField(field: string, spec: FieldSpec, raw: JsonValue): Co
       case 'string':
       case 'hexNumber':
       case 'decimalNumber':
-        if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return { ok: true, value: String(raw) };
+        if (typeof raw === 'string' || typeof raw === 'number' || raw instanceof JsonNumber || typeof raw === 'boolean') return { ok: true, value: String(raw) };
         return { ok: false, error: `${field} must be a string` };
       case 'secret':
         // Never echoed: the message names the field only.

@@ -2,7 +2,8 @@ import type { ApiRequest } from '../http/api-request.js';
 import { badRequest, noContent, notFound, ok, unknownMembers, withIgnoredWarning, type Reply } from '../http/reply.js';
 import type { Route } from '../http/router.js';
 import { toStr } from '../util/fields.js';
-import type { JsonObject } from '../util/json.js';
+import { isJsonObject, type JsonObject } from '../util/json.js';
+import { JsonNumber } from '../../values/index.js';
 import { isNamespaceSegment } from './path.js';
 import { NamespaceRegistry, parentOf, type NamespaceEntry } from './registry.js';
 
@@ -69,7 +70,7 @@ async function patch(req: ApiRequest): Promise<Reply> {
   const changes = req.body.custom_metadata;
   if (!entry) throw badRequest('namespace not found');
   if (changes === null) return ok(view(await names.put(namespace, {})));
-  if (typeof changes !== 'object' || Array.isArray(changes)) throw badRequest('custom_metadata must be a map of strings');
+  if (!isJsonObject(changes)) throw badRequest('custom_metadata must be a map of strings');
   const metadata: Record<string, string> = { ...entry.custom_metadata };
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete metadata[key];
@@ -81,7 +82,7 @@ async function patch(req: ApiRequest): Promise<Reply> {
 
 /** The Go type encoding/json decodes a JSON value into, as `%T` prints it. */
 function goTypeName(value: unknown): string {
-  if (typeof value === 'number') return 'json.Number';
+  if (typeof value === 'number' || value instanceof JsonNumber) return 'json.Number';
   if (typeof value === 'boolean') return 'bool';
   return Array.isArray(value) ? '[]interface {}' : 'map[string]interface {}';
 }
@@ -102,6 +103,6 @@ async function remove(req: ApiRequest): Promise<Reply> {
 
 function metadataOf(raw: unknown): Record<string, string> | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('custom_metadata must be a map of strings');
+  if (!isJsonObject(raw)) throw badRequest('custom_metadata must be a map of strings');
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, toStr(`custom_metadata.${k}`, v)]));
 }

@@ -4,6 +4,7 @@ import type { KvStore } from '../storage/kv-store.js';
 import type { MountTable } from '../sys/mount-table.js';
 import { toBool } from '../util/fields.js';
 import type { JsonObject } from '../util/json.js';
+import { JsonNumber } from '../../values/index.js';
 import { randomBase62 } from '../util/random.js';
 import { initialState, type DrMode, type DrState, type RootKeyRef, type SecondaryState } from './dr-state.js';
 import { drGate, type GateVerdict } from './gate.js';
@@ -294,7 +295,8 @@ export class DrReplication {
     const id = text(body['secondary_id']);
     const credential = secretDigest(text(body['credential']));
     const stream = text(body['stream']);
-    const after = typeof body['after'] === 'number' ? body['after'] : -1;
+    const given = body['after'];
+    const after = typeof given === 'number' ? given : given instanceof JsonNumber ? given.toJSON() : -1;
     const apiAddress = text(body['api_address']);
     for (let waited = false; ; waited = true) {
       const p = this.state;

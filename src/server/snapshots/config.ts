@@ -26,7 +26,7 @@ import {
 } from '../../adapters/storage/index.js';
 import { scrubSecrets } from '../../adapters/storage/errors.js';
 import { FieldError, toBool, toDurationSeconds, toInt, toStr } from '../util/fields.js';
-import type { JsonObject, JsonValue } from '../util/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../util/json.js';
 
 const REDACTED = 'redacted';
 
@@ -166,7 +166,7 @@ export function scrubConfigSecrets(text: string, config: SnapshotConfig): string
 
 /** A stored value read back as a configuration (values written by this module). */
 export function asSnapshotConfig(value: JsonValue | undefined): SnapshotConfig | undefined {
-  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   return isStorageType(value.storage_type) ? (value as unknown as SnapshotConfig) : undefined;
 }
 

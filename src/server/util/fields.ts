@@ -1,4 +1,4 @@
-import { goTrimSpace, numberText, readBool, readCommaList, readDuration, readInteger, type Read } from '../../values/index.js';
+import { goTrimSpace, JsonNumber, numberLiteral, readBool, readCommaList, readDuration, readInteger, type Read } from '../../values/index.js';
 
 /**
  * Conversions of request fields through the shared value forms (src/values/), which read them
@@ -26,7 +26,8 @@ export class FieldError extends Error {
 function goValueText(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number') return numberText(value);
+  const number = numberLiteral(value);
+  if (number !== undefined) return number;
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map(goValueText).join(' ')}]`;
   const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -36,14 +37,14 @@ function goValueText(value: unknown): string {
 /** The Go type a decoded JSON value has (encoding/json into interface{}). */
 function goTypeName(value: unknown): string {
   if (Array.isArray(value)) return '[]interface {}';
+  if (numberLiteral(value) !== undefined) return 'json.Number';
   if (value !== null && typeof value === 'object') return 'map[string]interface {}';
-  if (typeof value === 'number') return 'json.Number';
   if (typeof value === 'boolean') return 'bool';
   return 'string';
 }
 
-function isComposite(value: unknown): boolean {
-  return value !== null && typeof value === 'object';
+function isComposite(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !(value instanceof JsonNumber);
 }
 
 /** mapstructure's refusal of a value it cannot weakly convert to a scalar of Go type `to`, at `name`. */
@@ -63,7 +64,8 @@ export function toBool(field: string, value: unknown): boolean {
 
 export function toStr(field: string, value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number') return numberText(value);
+  const number = numberLiteral(value);
+  if (number !== undefined) return number;
   // mapstructure's weak decoding: booleans are "1" and "0".
   if (typeof value === 'boolean') return value ? '1' : '0';
   if (value === null || value === undefined) return '';
@@ -93,7 +95,7 @@ export function toList(field: string, value: unknown): string[] {
  * not empty is lifted into a one-element list, and every element that is not a scalar fails.
  */
 function toCommaList(field: string, value: unknown): string[] {
-  const elements = Array.isArray(value) ? value : isComposite(value) ? (Object.keys(value as object).length === 0 ? [] : [value]) : undefined;
+  const elements = Array.isArray(value) ? value : isComposite(value) ? (Object.keys(value).length === 0 ? [] : [value]) : undefined;
   if (elements !== undefined) {
     const failures = elements.flatMap((element, i) => (isComposite(element) ? [`* ${unconvertible(`[${i}]`, 'string', element)}`] : []));
     if (failures.length > 0) throw new FieldError(field, value, decodingErrors(failures));
@@ -117,7 +119,7 @@ function decodingErrors(points: string[]): string {
 export function toStringSlice(field: string, raw: unknown): string[] {
   if (raw === '' || raw === null) return [];
   // decodeSlice: an empty object is an empty list; any other single value is lifted into one.
-  const items = Array.isArray(raw) ? raw : isComposite(raw) && Object.keys(raw as object).length === 0 ? [] : [raw];
+  const items = Array.isArray(raw) ? raw : isComposite(raw) && Object.keys(raw).length === 0 ? [] : [raw];
   const points = items.flatMap((item, i) => (isComposite(item) ? [`* ${unconvertible(`[${i}]`, 'string', item)}`] : []));
   if (points.length > 0) throw new FieldError(field, raw, decodingErrors(points));
   return items.map((item) => goTrimSpace(toStr(field, item)));
@@ -128,9 +130,9 @@ export function toStringSlice(field: string, raw: unknown): string[] {
  * texts (a single text is lifted into one), each split at its first `=`.
  */
 export function toKvPairs(field: string, raw: unknown): Record<string, string> {
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+  if (isComposite(raw) && !Array.isArray(raw)) {
     const entries = Object.entries(raw);
-    if (entries.every(([, v]) => v === null || typeof v !== 'object')) {
+    if (entries.every(([, v]) => !isComposite(v))) {
       return Object.fromEntries(entries.map(([k, v]) => [k, weakString(field, raw, v, '')]));
     }
   }

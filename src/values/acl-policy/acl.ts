@@ -1,5 +1,6 @@
 import { CAPABILITY_BIT, capabilityNames, type Capability } from './capabilities.js';
 import type { AclPolicy, PathRule } from './parse.js';
+import { numberLiteral } from '../read.js';
 
 /**
  * Allow or deny as vault/acl.go decides: NewACL merges the rules of every policy a token holds
@@ -268,7 +269,7 @@ function inList(value: unknown, list: readonly unknown[]): boolean {
   return list.some((element) => {
     if (element === null || value === null) return element === value;
     if (typeof element === 'string') return typeof value === 'string' && globbedMatch(element, value);
-    if (typeof value === 'number') return false;
+    if (numberLiteral(value) !== undefined) return false;
     return deepEqual(element, value);
   });
 }
