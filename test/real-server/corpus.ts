@@ -54,6 +54,7 @@ const HEALTH: Case[] = [
   { id: 'health-standbyok-true', method: 'GET', path: 'sys/health?standbyok=true&perfstandbyok=1', token: 'none' },
   { id: 'health-sealedcode-unsealed', method: 'GET', path: 'sys/health?sealedcode=299&uninitcode=298', token: 'none' },
   { id: 'health-unknown-query', method: 'GET', path: 'sys/health?nope=1', token: 'none' },
+  { id: 'health-escaped-slash', method: 'GET', path: 'sys%2fhealth', token: 'none' },
   // Go's net/http takes a request target in absolute form (url.ParseRequestURI): the path is its URL's.
   { id: 'health-absolute-form', method: 'GET', path: 'sys/health?standbyok=true', token: 'none', absoluteForm: true },
 ];
@@ -412,6 +413,8 @@ const POLICIES: Case[] = [
   { id: 'policies-list-trailing-slash', method: 'LIST', path: 'sys/policies/acl/' },
   { id: 'policies-list-get-trailing-slash', method: 'GET', path: 'sys/policies/acl/?list=true' },
   { id: 'policies-read-collection', method: 'GET', path: 'sys/policies/acl' },
+  { id: 'policies-list-not-bool', method: 'GET', path: 'sys/policies/acl?list=maybe' },
+  { id: 'policies-list-one-policy', method: 'LIST', path: 'sys/policies/acl/x' },
   { id: 'policies-read-collection-trailing-slash', method: 'GET', path: 'sys/policies/acl/' },
   { id: 'policy-read-trailing-slash', method: 'GET', path: 'sys/policies/acl/ts-reader/' },
   { id: 'policy-write-trailing-slash', method: 'PUT', path: 'sys/policies/acl/ts-reader/', body: { policy: 'path "x" { capabilities = ["read"] }' } },

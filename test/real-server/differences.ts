@@ -183,4 +183,28 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     reason: "Vault's documentation shows DELETE sys/namespaces/:path with no answer body; whether Vault Enterprise deletes in the background is in code that is not public",
     source: `${V} website/content/api-docs/system/namespaces.mdx (Delete namespace); ${B} internal/vault/namespace_store.go (DeleteNamespace)`,
   },
+  {
+    kind: 'open',
+    cases: ['health-escaped-slash'],
+    at: ['status', 'body.*'],
+    differs: '`GET /v1/sys%2fhealth`: serve answers health (200, it routes the decoded path); OpenBao 405 `unsupported operation` (the health handler is not matched, the logical handler has no read for sys/health)',
+    reason: "serve routes the decoded path everywhere; Go's ServeMux (1.22 and later) matches a registered pattern against the escaped path, so an escaped slash misses /v1/sys/health and falls to the /v1/ logical handler. Vault registers the same handlers (http/handler.go), so Vault is taken to answer as OpenBao does; serve is still to follow it",
+    source: `${V} http/handler.go (handleSysHealth registered on the mux, /v1/ to the logical handler); ${B} internal/http/handler.go`,
+  },
+  {
+    kind: 'open',
+    cases: ['policies-list-not-bool'],
+    at: ['status', 'body.errors'],
+    differs: '`GET ...?list=maybe`: serve 405 `unsupported operation` (the value is read as false); OpenBao 400 with no errors',
+    reason: "Vault's buildLogicalRequestNoAuth answers a `list` that strconv.ParseBool refuses with a bare 400 (`return nil, nil, http.StatusBadRequest, nil`), before routing; serve is still to follow it (its health route, a handler of its own in Vault, must not)",
+    source: `${V} http/logical.go (buildLogicalRequestNoAuth); ${B} internal/http/logical.go`,
+  },
+  {
+    kind: 'open',
+    cases: ['policies-list-one-policy'],
+    at: ['status', 'body.errors'],
+    differs: '`LIST sys/policies/acl/x`: serve 405 `unsupported operation`; OpenBao 404 with no errors',
+    reason: 'the LIST path ends in a slash (`sys/policies/acl/x/`), which the policy route does not take; how Vault answers that miss in the sys backend (404 without errors) is still to be traced and followed',
+    source: `${V} vault/logical_system_paths.go (policies/acl/(?P<name>.+)), vault/router.go; ${B} internal/vault/router.go`,
+  },
 ];
