@@ -1,5 +1,5 @@
 /**
- * SIGINT and SIGTERM while a command talks to servers (CI cancels a job with SIGTERM, a user
+ * SIGINT, SIGTERM and SIGHUP while a command talks to servers (CI cancels a job with SIGTERM, a user
  * presses Ctrl-C). Without this, Node ends the process at once: no report of what an apply did,
  * no JSON document, and the login tokens of the run left alive until their TTL.
  *
@@ -14,13 +14,22 @@
  * The process's listeners are there only while a command runs (arm()): `serve` keeps its own.
  */
 
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
-const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
+// SIGHUP: the terminal went away (a closed window, a dropped SSH session); what is printed then
+// may reach no one, but the changes in flight still end and the login tokens are still revoked.
+const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** 128 + the signal's number, as a shell reports a process the signal ended. */
 export function signalExitCode(signal: StopSignal): number {
-  return signal === 'SIGINT' ? 130 : 143;
+  switch (signal) {
+    case 'SIGHUP':
+      return 129;
+    case 'SIGINT':
+      return 130;
+    case 'SIGTERM':
+      return 143;
+  }
 }
 
 /** Where signals come from: the process, or a test's emitter. */
@@ -74,7 +83,7 @@ export class Interruption {
     this.#output = output;
   }
 
-  /** From now on, SIGINT and SIGTERM are handled as above (until disarm()). */
+  /** From now on, SIGINT, SIGTERM and SIGHUP are handled as above (until disarm()). */
   arm(): void {
     if (!this.#source || this.#listeners.size > 0) return;
     for (const signal of STOP_SIGNALS) {

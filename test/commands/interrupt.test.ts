@@ -17,6 +17,7 @@ function harness() {
 
 describe('Interruption', () => {
   it('exit codes are 128 + the signal number', () => {
+    expect(signalExitCode('SIGHUP')).toBe(129);
     expect(signalExitCode('SIGINT')).toBe(130);
     expect(signalExitCode('SIGTERM')).toBe(143);
   });
@@ -28,8 +29,10 @@ describe('Interruption', () => {
     interruption.arm();
     expect(source.listenerCount('SIGTERM')).toBe(1);
     expect(source.listenerCount('SIGINT')).toBe(1);
+    // A terminal that goes away (SIGHUP) ends a run as the others do.
+    expect(source.listenerCount('SIGHUP')).toBe(1);
     interruption.disarm();
-    expect(source.listenerCount('SIGTERM') + source.listenerCount('SIGINT')).toBe(0);
+    expect(source.listenerCount('SIGTERM') + source.listenerCount('SIGINT') + source.listenerCount('SIGHUP')).toBe(0);
   });
 
   it('abandons the command at the first signal: its cleanups (last first), muted output, then the exit code', async () => {
