@@ -1,6 +1,6 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, open, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { lstat, open, readFile, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** The most a `${file:}` reference may read: certificates, keys and credential files are far smaller. */
 export const MAX_REFERENCED_FILE_BYTES = 1024 * 1024;
@@ -9,6 +9,11 @@ export const MAX_REFERENCED_FILE_BYTES = 1024 * 1024;
 export interface FileReferenceRoot {
   realDir: string;
   description: string;
+  /**
+   * The repository's own directory when a `.git` file points elsewhere (a worktree, a submodule,
+   * `git init --separate-git-dir`): as closed to references as a `.git` directory, wherever it is.
+   */
+  gitDir?: string;
 }
 
 /**
@@ -18,8 +23,10 @@ export interface FileReferenceRoot {
  */
 export async function fileReferenceRoot(absoluteFile: string, givenDir: string): Promise<FileReferenceRoot> {
   for (let dir = dirname(absoluteFile); ; dir = dirname(dir)) {
-    if (await lstat(join(dir, '.git')).then(() => true, () => false)) {
-      return { realDir: await realpath(dir).catch(() => dir), description: `the git work tree that holds the manifest (${dir})` };
+    const marker = await lstat(join(dir, '.git')).catch(() => undefined);
+    if (marker) {
+      const gitDir = marker.isFile() ? await pointedGitDir(join(dir, '.git')) : undefined;
+      return { realDir: await realpath(dir).catch(() => dir), description: `the git work tree that holds the manifest (${dir})`, ...(gitDir ? { gitDir } : {}) };
     }
     if (dirname(dir) === dir) break;
   }
@@ -29,7 +36,8 @@ export async function fileReferenceRoot(absoluteFile: string, givenDir: string):
 /**
  * The content of the file at `target` (one trailing newline removed: editors add one), or why
  * it is not read. Its real path (every link resolved) must lie inside `root` unless root is
- * undefined (confinement lifted on purpose), and never inside a `.git` directory. Only a regular file is read: it is checked before
+ * undefined (confinement lifted on purpose), and never inside the repository's own directory (a
+ * `.git` directory, or the one a `.git` file points to). Only a regular file is read: it is checked before
  * opening, and again on the handle, opened non-blocking, so a FIFO or a device never blocks the
  * run. At most MAX_REFERENCED_FILE_BYTES, counted as read (a /proc file says size 0), and UTF-8
  * text. A problem names the file, never what it holds.
@@ -46,8 +54,8 @@ export async function readReferencedFile(target: string, root: FileReferenceRoot
   }
   // A repository's own directory is inside the work tree, and holds what a pull request's author
   // must not be able to print into its plan: the checkout's credentials (.git/config), hooks.
-  if (real.split(sep).some((segment) => segment.toLowerCase() === '.git')) {
-    return { problem: 'is inside a .git directory, which holds the repository\'s own settings and credentials, never a manifest\'s values' };
+  if (real.split(sep).some((segment) => segment.toLowerCase() === '.git') || (root?.gitDir !== undefined && isInside(real, root.gitDir))) {
+    return { problem: "is inside the repository's git directory (.git), which holds its own settings and credentials, never a manifest's values" };
   }
   const before = await stat(real).catch((e: unknown) => e as NodeJS.ErrnoException);
   if (before instanceof Error) return { problem: openProblem(before) };
@@ -91,6 +99,15 @@ async function readAtMost(handle: FileHandle, limit: number, sizeHint: number): 
     chunkSize *= 2;
   }
   return Buffer.concat(chunks, total);
+}
+
+/** The real path of the directory a `.git` file names (`gitdir: <path>`, relative to the file's folder); undefined when it names none. */
+async function pointedGitDir(file: string): Promise<string | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const named = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
+  if (named === undefined) return undefined;
+  const dir = resolve(dirname(file), named);
+  return realpath(dir).catch(() => dir);
 }
 
 function isInside(path: string, dir: string): boolean {

@@ -59,7 +59,7 @@ describe('${file:} confinement', () => {
     for (const lifted of [false, true]) {
       const { values, lines } = await resolveAt(join(top, 'repo'), top, lifted);
       expect(values).toEqual([undefined]);
-      const problem = "is inside a .git directory, which holds the repository's own settings and credentials, never a manifest's values";
+      const problem = "is inside the repository's git directory (.git), which holds its own settings and credentials, never a manifest's values";
       // .GIT is the same directory only where names are compared without case: refused there, missing here.
       expect(lines.filter((l) => !l.includes('.GIT/config'))).toEqual([
         `<root>/repo/m.yaml:1:4: error: a: file ".git/config" ${problem}`,
@@ -67,6 +67,14 @@ describe('${file:} confinement', () => {
       ]);
       expect(lines.join('\n')).not.toContain(CANARY);
     }
+  });
+
+  test('the directory a .git file points to (a worktree, git init --separate-git-dir) is as closed as a .git directory', async () => {
+    const top = await tree({ 'repo/gd/config': `[remote "origin"]\n\turl = https://user:${CANARY}@example.com/r.git\n`, 'repo/m.yaml': 'a: ${file:gd/config}\n' });
+    await writeFile(join(top, 'repo', '.git'), 'gitdir: gd\n');
+    const { values, lines } = await resolveAt(join(top, 'repo'), top);
+    expect(values).toEqual([undefined]);
+    expect(lines).toEqual([`<root>/repo/m.yaml:1:4: error: a: file "gd/config" is inside the repository's git directory (.git), which holds its own settings and credentials, never a manifest's values`]);
   });
 
   test('#13.4: outside git, the directory given on the command line bounds references (a file given: its folder)', async () => {
