@@ -7,7 +7,8 @@ import { didYouMean } from '../core/suggest.js';
 /**
  * Turns ajv's errors into plain diagnostics: unknown fields at the key (with a suggestion),
  * everything else at the value, one message per value. No message ever quotes a value
- * (it could be a secret). A schema may give a field's message in `x-message`.
+ * (it could be a secret). A schema may give a field's message in `x-message`, and the field it
+ * is reported at in `x-at`.
  */
 export function schemaDiagnostics(errors: readonly ErrorObject[], doc: LoadedDocument): Diagnostic[] {
   const combinators = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
@@ -43,7 +44,7 @@ function isCombinator(e: ErrorObject): boolean {
 
 function toDiagnostic(error: ErrorObject, doc: LoadedDocument): Diagnostic {
   const path = pointerToPath(error.instancePath);
-  const parentSchema = (error.parentSchema ?? {}) as { properties?: Record<string, unknown>; 'x-message'?: string };
+  const parentSchema = (error.parentSchema ?? {}) as { properties?: Record<string, unknown>; 'x-message'?: string; 'x-at'?: string };
   const where = path.length > 0 ? ` in ${formatValuePath(path)}` : '';
   switch (error.keyword) {
     case 'additionalProperties': {
@@ -65,7 +66,9 @@ function toDiagnostic(error: ErrorObject, doc: LoadedDocument): Diagnostic {
         severity: 'error',
         origin: 'manifest',
         message: atPath(path, parentSchema['x-message'] ?? defaultMessage(error)),
-        pos: doc.pos(path),
+        // A schema may say which field its message is about (`x-at`): a rule over the whole
+        // document (a type's config) is reported at that field, not at the document's first line.
+        pos: doc.pos(parentSchema['x-at'] !== undefined ? [...path, parentSchema['x-at']] : path),
       };
   }
 }

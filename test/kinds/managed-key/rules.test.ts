@@ -39,7 +39,7 @@ describe('names', () => {
 describe('generic fields', () => {
   test('usages within the spec list; booleans as YAML booleans or text', async () => {
     expect(await lines([keyDoc('k', 'pkcs11', [...PKCS11, 'usages: [sign, sigh]', 'any_mount: "yes"', 'allow_store_key: "1"'])])).toEqual([
-      'f0.yaml:1:1: error: config: does not fit type pkcs11 (see the errors that follow)',
+      'f0.yaml:4:7: error: config: does not fit type pkcs11 (see the errors that follow)',
       // A value's own rule still runs on a document that failed its schema elsewhere (every problem at once).
       'f0.yaml:11:11: error: config.usages: "sigh" is not a usage (one of encrypt, decrypt, sign, verify, wrap, unwrap, mac, random)',
       'f0.yaml:12:14: error: config.any_mount: must be true or false',
@@ -71,7 +71,7 @@ describe('generic fields', () => {
 describe('pkcs11', () => {
   test('library, mechanism and pin are required', async () => {
     expect(await lines([keyDoc('k', 'pkcs11', ['key_label: a', 'token_label: t'])])).toEqual([
-      'f0.yaml:1:1: error: config: does not fit type pkcs11 (see the errors that follow)',
+      'f0.yaml:4:7: error: config: does not fit type pkcs11 (see the errors that follow)',
       'f0.yaml:6:3: error: missing required field "library" in config',
       'f0.yaml:6:3: error: missing required field "mechanism" in config',
       'f0.yaml:6:3: error: missing required field "pin" in config',
@@ -87,7 +87,7 @@ describe('pkcs11', () => {
   });
   test('mechanism is hexadecimal with 0x; slot is decimal; max_parallel at least 1; key_bits from the list', async () => {
     expect(await lines([keyDoc('k', 'pkcs11', [...PKCS11.filter((l) => !l.startsWith('mechanism')), 'mechanism: "4161"', 'slot: "0x1"', 'max_parallel: 0', 'key_bits: 1024'])])).toEqual([
-      'f0.yaml:1:1: error: config: does not fit type pkcs11 (see the errors that follow)',
+      'f0.yaml:4:7: error: config: does not fit type pkcs11 (see the errors that follow)',
       'f0.yaml:10:14: error: config.mechanism: must be hexadecimal prefixed by 0x (e.g. 0x1041)',
       'f0.yaml:11:9: error: config.slot: must be a slot number in decimal (not hexadecimal)',
       'f0.yaml:12:17: error: config.max_parallel: must be a whole number (1 or more)',
@@ -116,7 +116,7 @@ describe('provAkms', () => {
       'f1.yaml:6:13: error: config.key_type: ECDSA needs curve (P256, P384 or P521)',
     ]);
     expect(await lines([keyDoc('k', 'provAkms', ['key_type: DSA', 'kms_key: alias/x', 'curve: P192'])])).toEqual([
-      'f0.yaml:1:1: error: config: does not fit type provAkms (see the errors that follow)',
+      'f0.yaml:4:7: error: config: does not fit type provAkms (see the errors that follow)',
       'f0.yaml:6:13: error: config.key_type: must be RSA or ECDSA (any case)',
       'f0.yaml:8:10: error: config.curve: must be one of P256, P384, P521',
     ]);
@@ -136,7 +136,7 @@ describe('provAkms', () => {
 describe('provBkeyvault', () => {
   test('tenant_id, vault_name, key_name and key_type are required; key_type only RSA-HSM', async () => {
     expect(await lines([keyDoc('k', 'provBkeyvault', ['key_type: RSA'])])).toEqual([
-      'f0.yaml:1:1: error: config: does not fit type provBkeyvault (see the errors that follow)',
+      'f0.yaml:4:7: error: config: does not fit type provBkeyvault (see the errors that follow)',
       'f0.yaml:6:3: error: missing required field "tenant_id" in config',
       'f0.yaml:6:3: error: missing required field "vault_name" in config',
       'f0.yaml:6:3: error: missing required field "key_name" in config',
@@ -155,7 +155,7 @@ describe('provBkeyvault', () => {
 describe('provCckms', () => {
   test('credentials, crypto_key, key_ring, project, region and algorithm are required; algorithm from the list', async () => {
     expect(await lines([keyDoc('k', 'provCckms', ['algorithm: EC_SIGN_P999'])])).toEqual([
-      'f0.yaml:1:1: error: config: does not fit type provCckms (see the errors that follow)',
+      'f0.yaml:4:7: error: config: does not fit type provCckms (see the errors that follow)',
       'f0.yaml:6:3: error: missing required field "crypto_key" in config',
       'f0.yaml:6:3: error: missing required field "key_ring" in config',
       'f0.yaml:6:3: error: missing required field "project" in config',
