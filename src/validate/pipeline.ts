@@ -108,12 +108,14 @@ export async function prepareWithKinds<K extends PreparableKind>(
       continue;
     }
     const placed: ResolvedDocument[] = [];
+    const left: ResolvedDocument[] = [];
     for (const doc of docs) {
       const at = placeDocument(doc, catalogue, diags);
       if (at) placed.push(at);
-      else unplaced.set(module.kind, [...(unplaced.get(module.kind) ?? []), doc]);
+      else left.push(doc);
     }
     documents.set(module.kind, placed);
+    if (left.length > 0) unplaced.set(module.kind, left);
   }
 
   const ctx: KindContext = { clusters: catalogue.targets, prune: opts.prune };
