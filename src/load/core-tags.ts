@@ -1,4 +1,5 @@
 import type { Document, Node } from 'yaml';
+import type { ValuePath } from './document.js';
 import { yamlLibrary } from './yaml-library.js';
 
 /**
@@ -31,21 +32,41 @@ function shown(tag: string): string {
 
 /**
  * Every node whose tag is outside the core schema, or whose value is not what its tag says;
- * `text` is the document's source, to point at the tag rather than the value after it.
+ * `text` is the document's source, to point at the tag rather than the value after it. `path`:
+ * where the value is (undefined for a key), so that later stages leave it out instead of
+ * reporting it a second time (LoadedDocument.refused).
  */
-export function tagProblems(doc: Document.Parsed, text: string): Array<{ message: string; offset: number }> {
+export function tagProblems(doc: Document.Parsed, text: string): Array<{ message: string; offset: number; path: ValuePath | undefined }> {
   const { visit } = yamlLibrary();
-  const found: Array<{ message: string; offset: number }> = [];
+  const found: Array<{ message: string; offset: number; path: ValuePath | undefined }> = [];
   visit(doc, {
-    Node(_, node) {
+    Node(key, node, ancestors) {
       if (node.tag === undefined) return;
       const holds = CORE_TAGS[node.tag];
       const offset = tagOffset(text, node.range?.[0] ?? 0);
-      if (!holds) found.push({ message: `YAML: tag ${shown(node.tag)} is not one of the core schema's (${SHORT_NAMES}); manifests hold plain values only`, offset });
-      else if (!holds(node)) found.push({ message: `YAML: the value does not match its tag ${shown(node.tag)}`, offset });
+      const path = key === 'key' ? undefined : valuePathOf(ancestors, node);
+      if (!holds) found.push({ message: `YAML: tag ${shown(node.tag)} is not one of the core schema's (${SHORT_NAMES}); manifests hold plain values only`, offset, path });
+      else if (!holds(node)) found.push({ message: `YAML: the value does not match its tag ${shown(node.tag)}`, offset, path });
     },
   });
   return found;
+}
+
+/** The value path of `node` from the visitor's ancestors (document, maps, pairs, sequences). */
+function valuePathOf(ancestors: readonly unknown[], node: unknown): ValuePath | undefined {
+  const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
+  const path: Array<string | number> = [];
+  const chain = [...ancestors, node];
+  for (let i = 0; i < chain.length - 1; i++) {
+    const at = chain[i];
+    const next = chain[i + 1];
+    if (isSeq(at)) path.push(at.items.indexOf(next));
+    else if (isMap(at) && isPair(next)) {
+      if (!isScalar(next.key)) return undefined;
+      path.push(String(next.key.value));
+    }
+  }
+  return path;
 }
 
 /**

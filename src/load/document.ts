@@ -21,6 +21,11 @@ export interface LoadedDocument {
   index: number;
   /** The parsed value (usually an object). */
   value: unknown;
+  /**
+   * Values the loader refused, already reported (a tag outside the core schema): later stages
+   * leave them out rather than report them again (validate/salvage.ts).
+   */
+  refused?: readonly ValuePath[];
   /** Position of the value at `path`; the nearest existing ancestor when the path is absent. */
   pos(path?: ValuePath): SourcePos;
   /** Position of the key (not the value) at `path`; falls back to pos(path). */

@@ -98,7 +98,9 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
     // its other problems are reported in the same run; the error keeps anything from being applied.
     for (const p of keyProblems(doc)) diags.error(p.message, at(p.offset));
     // A tag outside the core schema: the document loads, so its other problems are said too.
-    for (const p of tagProblems(doc, text)) diags.error(p.message, at(p.offset));
+    const tagged = tagProblems(doc, text);
+    for (const p of tagged) diags.error(p.message, at(p.offset));
+    const refused = tagged.flatMap((p) => (p.path === undefined ? [] : [p.path]));
     const version = doc.directives.yaml;
     if (version.explicit && version.version !== '1.2') {
       diags.error(`YAML: only YAML 1.2 is read (the core schema); remove the %YAML ${version.version} directive`, at(Math.max(0, text.lastIndexOf('%YAML', doc.range[0]))));
@@ -122,6 +124,7 @@ function parseCarefully(text: string, source: DocumentSource, diags: Diagnostics
       ...source,
       index,
       value,
+      ...(refused.length > 0 ? { refused } : {}),
       pos: (path: ValuePath = []) => positions.valuePos(path),
       keyPos: (path: ValuePath) => positions.keyPos(path),
       needlePos: (path: ValuePath, needle: string, occurrence: number) => positions.needlePos(path, needle, occurrence),

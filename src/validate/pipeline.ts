@@ -190,14 +190,21 @@ async function schemaAndReferences(
   const validate = schemaValidator(schemaFile);
   const schemaOk = validate(doc.value);
   const errors = validate.errors ?? [];
-  const schemaProblems = schemaOk ? [] : schemaDiagnostics(errors, doc);
+  const loaderRefused = doc.refused ?? [];
+  // A value the loader refused (a tag outside the core schema) was reported there: its form is not said again.
+  const schemaProblems = schemaOk ? [] : schemaDiagnostics(loaderRefused.length === 0 ? errors : errors.filter((e) => !within(pointerToPath(e.instancePath), loaderRefused)), doc);
   const referenceDiags = new Diagnostics();
   const resolved = await resolveReferencesPartly(doc, secretPaths(doc.value), opts, referenceDiags, unknownFieldPaths(errors));
   const referenceSpots = new Set(referenceDiags.items.map((d) => spotOf(d.pos)));
   for (const d of schemaProblems) if (!referenceSpots.has(spotOf(d.pos))) diags.add(d);
   diags.append(referenceDiags);
-  if (schemaOk && resolved.refused.length === 0) return { complete: true, data: resolved.value as Record<string, unknown> };
-  return { complete: false, salvaged: withoutRefused(resolved.value, [...refusedBySchema(errors), ...resolved.refused]) };
+  if (schemaOk && resolved.refused.length === 0 && loaderRefused.length === 0) return { complete: true, data: resolved.value as Record<string, unknown> };
+  return { complete: false, salvaged: withoutRefused(resolved.value, [...refusedBySchema(errors), ...resolved.refused, ...loaderRefused]) };
+}
+
+/** Whether `path` is one of `paths` or lies below one. */
+function within(path: ValuePath, paths: readonly ValuePath[]): boolean {
+  return paths.some((p) => p.length <= path.length && p.every((step, i) => String(step) === String(path[i])));
 }
 
 /** The value paths of fields the schema does not know. */
