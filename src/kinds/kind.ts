@@ -131,7 +131,8 @@ export interface KindModule<T = Record<string, unknown>> {
    * The rules about single values of one document (a name, a mount path, a field's own form, a
    * policy's text), each reported at its value: `validate` runs them, and prepare runs them alone
    * on what is left of a document that failed its schema or a reference (validate/salvage.ts), so
-   * they must take any shape: a field missing, placement not done. Never a rule between fields.
+   * they must take any shape the schema lets through: a field missing, placement not done
+   * (test/kinds/check-values.property.test.ts). Never a rule between fields.
    */
   checkValues?(doc: ResolvedDocument, diags: Diagnostics): void;
   /** Normalised desired objects (inputs are not mutated). Only called when validation passed. */

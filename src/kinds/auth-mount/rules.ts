@@ -6,8 +6,8 @@ import { describeAuthMount, type AuthMountGroup, type MountedDocument } from './
 
 /** `mount` is a mount path by the service's rules (core/mount-path.ts): one segment or more. */
 export function checkMountPath(doc: ResolvedDocument<{ mount?: string }>, diags: Diagnostics): void {
-  const mount = doc.data.mount;
-  if (mount === undefined) return;
+  const mount: unknown = doc.data.mount;
+  if (typeof mount !== 'string') return; // absent, or refused by the schema (said there)
   const parsed = MountPath.parse(mount);
   if (!parsed.ok) reportAt(diags, doc, ['mount'], `${JSON.stringify(mount)} ${parsed.problem}`);
 }
