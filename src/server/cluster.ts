@@ -4,6 +4,7 @@ import { TokenStore } from './auth/token-store.js';
 import { loadIdentity } from './cluster-identity.js';
 import type { FaultInjector } from './faults.js';
 import type { Distance } from './http/distance.js';
+import { MAX_HEADER_BYTES } from './http/head-rewriter.js';
 import { ListFront } from './http/list-front.js';
 import { createRequestListener } from './http/pipeline.js';
 import { apiOrigin } from './replication/api-origin.js';
@@ -164,7 +165,8 @@ export class Cluster implements ClusterServices {
       this.requestsServed++;
       listener(req, res);
     };
-    const http = createHttpServer(serve);
+    // Go's header limit, not Node's 16 KB: a long path is the service's to answer (404), not a 431.
+    const http = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, serve);
     // `Expect: 100-continue`: the pipeline sends 100 Continue only once it reads the body.
     http.on('checkContinue', serve);
     // Longer than clients' idle keep-alive, so the server is not the side closing mid-request.

@@ -34,6 +34,13 @@ export interface Case {
   headers?: [string, string][];
   /** The request line names the target in absolute form (`GET http://host:port/v1/... HTTP/1.1`, RFC 9112 3.2.2). */
   absoluteForm?: boolean;
+  /**
+   * The whole request written as is on a socket (`\r\n` line ends), for what node:http will not
+   * send: `OPTIONS *`, a malformed target, a folded header line. `<<host>>` is the server's
+   * host:port, `<<root>>` / `<<wrong>>` the tokens; `method`, `path` and the fields above are
+   * then only its description. Send `Connection: close`: the answer is read to the end.
+   */
+  raw?: string;
   /** Names for values of this side's answer, by dotted path. */
   capture?: Record<string, string>;
 }
@@ -57,6 +64,27 @@ const HEALTH: Case[] = [
   { id: 'health-escaped-slash', method: 'GET', path: 'sys%2fhealth', token: 'none' },
   // Go's net/http takes a request target in absolute form (url.ParseRequestURI): the path is its URL's.
   { id: 'health-absolute-form', method: 'GET', path: 'sys/health?standbyok=true', token: 'none', absoluteForm: true },
+  // Written on a socket (`raw`): what node:http will not send.
+  // Go's serverHandler answers `OPTIONS *` itself (net/http server.go globalOptionsHandler).
+  { id: 'options-asterisk', method: 'GET', path: '*', raw: 'OPTIONS * HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  // url.ParseRequestURI refuses the authority (missing ']'): Go's readRequest fails, 400 as plain text.
+  { id: 'health-absolute-form-bad-host', method: 'GET', path: 'sys/health', raw: 'GET http://[::1/v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  { id: 'health-absolute-form-bad-port', method: 'GET', path: 'sys/health', raw: 'GET http://host:8x/v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  { id: 'health-absolute-form-ascii-escape-host', method: 'GET', path: 'sys/health', raw: 'GET http://h%41st/v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  { id: 'health-absolute-form-bad-userinfo', method: 'GET', path: 'sys/health', raw: 'GET http://u%zz@host/v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  { id: 'health-absolute-form-utf8-escape-host', method: 'GET', path: 'sys/health', raw: 'GET http://h%C3%A9st:/v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  { id: 'health-absolute-form-zone-host', method: 'GET', path: 'sys/health', raw: 'GET http://u:p@[fe80::1%25en0]:1/v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  { id: 'health-absolute-form-ipv6-host', method: 'GET', path: 'sys/health', raw: 'GET http://[::1]:8200/v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  // A path starting with `//`: url.ParseRequestURI keeps it whole as the path (no authority without a scheme).
+  { id: 'health-double-slash', method: 'GET', path: '//v1/sys/health', raw: 'GET //v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  // Vault's wrapGenericHandler answers 404 to a path not under /v1/ before the ServeMux would clean it.
+  { id: 'health-dotdot-into-v1', method: 'GET', path: '/x/../v1/sys/health', raw: 'GET /x/../v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  { id: 'health-v1-dotdot', method: 'GET', path: '../v1/sys/health', raw: 'GET /v1/../v1/sys/health HTTP/1.1\r\nHost: <<host>>\r\nConnection: close\r\n\r\n' },
+  // Go's header limit is 1 MB (DefaultMaxHeaderBytes), Node's 16 KB: a 20 KB path is the service's to answer.
+  { id: 'long-path', method: 'GET', path: `sys/${'p'.repeat(20_000)}`, raw: `GET /v1/sys/${'p'.repeat(20_000)} HTTP/1.1\r\nHost: <<host>>\r\nX-Vault-Token: <<root>>\r\nConnection: close\r\n\r\n` },
+  // An obs-folded header line (RFC 9112 5.2): Go's textproto joins it to the line above with a space.
+  { id: 'header-obs-fold-token', method: 'GET', path: 'sys/auth', raw: 'GET /v1/sys/auth HTTP/1.1\r\nHost: <<host>>\r\nX-Vault-Token: <<root>>\r\n tail\r\nConnection: close\r\n\r\n' },
+  { id: 'header-obs-fold-other', method: 'GET', path: 'sys/auth', raw: 'GET /v1/sys/auth HTTP/1.1\r\nHost: <<host>>\r\nX-Vault-Token: <<root>>\r\nX-Note: one\r\n\ttwo\r\nConnection: close\r\n\r\n' },
 ];
 
 const SEAL_AND_INIT: Case[] = [

@@ -97,9 +97,9 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     kind: 'vault',
-    cases: ['auth-enable-dotdot', 'auth-enable-absolute-form-dotdot', 'ldap-group-write-dotdot', 'ns-create-dotdot'],
-    at: ['status'],
-    differs: 'a `..` segment is redirected with 301 by serve, 307 by OpenBao',
+    cases: ['auth-enable-dotdot', 'auth-enable-absolute-form-dotdot', 'ldap-group-write-dotdot', 'ns-create-dotdot', 'health-v1-dotdot'],
+    at: ['status', 'body'],
+    differs: 'a `..` segment is redirected with 301 by serve, 307 by OpenBao (a GET\'s HTML body names the status: `Moved Permanently` / `Temporary Redirect`)',
     reason: "Go's ServeMux redirects to the cleaned path; Go 1.26 (which OpenBao 2.6.2 is built with) made that a 307, Vault 1.21.0 is built with Go 1.25, a 301",
     source: `${V} .go-version; golang/go src/net/http/server.go (ServeMux.findHandler)`,
   },

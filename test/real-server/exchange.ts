@@ -3,6 +3,7 @@
  * case's path (fetch and URL would resolve `..` segments and re-encode the path before sending).
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import type { Case } from './corpus.js';
 
 export interface Target {
@@ -32,6 +33,10 @@ export function fill(text: string, values: ReadonlyMap<string, string>): string 
 export async function send(target: Target, c: Case, values: ReadonlyMap<string, string>): Promise<Answer> {
   // Raw pairs, flattened as node:http takes them (message.rawHeaders' form): a name may repeat.
   const url = new URL(target.addr);
+  if (c.raw !== undefined) {
+    const text = c.raw.replace(/<<(host|root|wrong)>>/g, (_, name: string) => (name === 'host' ? url.host : name === 'root' ? target.rootToken : WRONG_TOKEN));
+    return answerOf(await sendRaw(url, text));
+  }
   // Given as an array, node:http adds no Host header of its own.
   const headers: string[] = ['Host', url.host];
   const token = c.token ?? 'root';
@@ -57,11 +62,49 @@ export async function send(target: Target, c: Case, values: ReadonlyMap<string, 
     req.on('error', reject);
     req.end(payload);
   });
+  return answerOf({ status, text });
+}
+
+function answerOf({ status, text }: { status: number; text: string }): Answer {
   if (text === '') return { status, body: undefined };
   try {
     return { status, body: JSON.parse(text) as unknown };
   } catch {
     return { status, body: text };
+  }
+}
+
+/** Writes the request on a socket, reads the answer to the connection's end. */
+function sendRaw(url: URL, request: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const response = Buffer.concat(chunks).toString('latin1');
+      const headEnd = response.indexOf('\r\n\r\n');
+      const head = headEnd === -1 ? response : response.slice(0, headEnd);
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
+      const rest = headEnd === -1 ? '' : response.slice(headEnd + 4);
+      const body = /^transfer-encoding:\s*chunked/im.test(head) ? dechunk(rest) : rest;
+      resolve({ status, text: Buffer.from(body, 'latin1').toString('utf8') });
+      socket.destroy();
+    });
+    socket.write(Buffer.from(request, 'latin1'));
+  });
+}
+
+function dechunk(text: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const lineEnd = text.indexOf('\r\n', at);
+    if (lineEnd === -1) return out;
+    const size = Number.parseInt(text.slice(at, lineEnd), 16);
+    if (!(size > 0)) return out;
+    out += text.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
   }
 }
 

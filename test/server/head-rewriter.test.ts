@@ -21,6 +21,13 @@ describe('HeadRewriter', () => {
     expect(run('LIST /v1/a?x=1 HTTP/1.1\r\n\r\n')).toBe('GET /v1/a?x=1&list=true HTTP/1.1\r\n\r\n');
   });
 
+  it('joins obs-folded header lines with one space, as Go\'s textproto does; a folded first header line is left to the parser', () => {
+    expect(run('GET /v1/x HTTP/1.1\r\nHost: x\r\nX-A: one  \r\n \t two\r\nX-B: 3\r\n\r\n')).toBe('GET /v1/x HTTP/1.1\r\nHost: x\r\nX-A: one two\r\nX-B: 3\r\n\r\n');
+    expect(run('GET /v1/x HTTP/1.1\nHost: x\n\tmore\n\n')).toBe('GET /v1/x HTTP/1.1\nHost: x more\n\n');
+    const firstFolded = 'GET /v1/x HTTP/1.1\r\n Host: x\r\n\r\n';
+    expect(run(firstFolded)).toBe(firstFolded);
+  });
+
   it('leaves other methods untouched', () => {
     const input = 'GET /v1/x HTTP/1.1\r\nHost: x\r\n\r\nDELETE /v1/y HTTP/1.1\r\n\r\n';
     expect(run(input)).toBe(input);

@@ -6,7 +6,13 @@
  * Bytes that are not valid HTTP are passed through for the HTTP parser to reject.
  */
 
-const MAX_HEAD_BYTES = 64 * 1024;
+/**
+ * The most header bytes a request may send: Go's net/http default (server.go
+ * DefaultMaxHeaderBytes, 1 MB) plus the 4096 bytes of bufio it reads them with
+ * (initialReadLimitSize). The HTTP server is given the same limit (cluster.ts maxHeaderSize).
+ */
+export const MAX_HEADER_BYTES = (1 << 20) + 4096;
+const MAX_HEAD_BYTES = MAX_HEADER_BYTES;
 const MAX_CHUNK_LINE_BYTES = 4 * 1024;
 const LIST_PREFIX = Buffer.from('LIST ');
 
@@ -67,7 +73,7 @@ export class HeadRewriter {
       return Buffer.alloc(0);
     }
     this.pending = Buffer.alloc(0);
-    const head = buffer.subarray(0, end);
+    const head = unfold(buffer.subarray(0, end));
     out.push(rewriteListLine(head));
     this.mode = bodyModeOf(head.toString('latin1'), (n) => (this.remaining = n));
     return buffer.subarray(end);
@@ -149,6 +155,27 @@ function rewriteListLine(head: Buffer): Buffer {
   if (!target) return head;
   const rewritten = ['GET', `${target}${target.includes('?') ? '&' : '?'}list=true`, ...rest].join(' ');
   return Buffer.concat([head.subarray(0, start), Buffer.from(rewritten, 'latin1'), head.subarray(lineEnd)]);
+}
+
+/**
+ * Joins obs-folded header lines (a line starting with a space or a tab continues the one above,
+ * RFC 9112 5.2) as Go's textproto readContinuedLineSlice does: the line's trailing and the
+ * continuation's leading white space become one space. Node's parser refuses them (400), Go
+ * reads the joined value. A first header line starting with white space is left for the parser
+ * to refuse, as Go's ReadMIMEHeader refuses it ("malformed MIME header initial line").
+ */
+function unfold(head: Buffer): Buffer {
+  let start = 0;
+  while (head[start] === 0x0d || head[start] === 0x0a) start++;
+  const firstEnd = head.indexOf(0x0a, start);
+  if (firstEnd === -1) return head;
+  // After the request line and the first header line: only a header line can be continued.
+  const secondEnd = head.indexOf(0x0a, firstEnd + 1);
+  if (secondEnd === -1) return head;
+  const rest = head.toString('latin1', secondEnd);
+  if (!/\n[ \t]/.test(rest)) return head;
+  const joined = rest.replace(/[ \t]*\r?\n[ \t]+(?=[^\r\n])/g, ' ');
+  return Buffer.concat([head.subarray(0, secondEnd), Buffer.from(joined, 'latin1')]);
 }
 
 /** The framing of the body following a head; sets the byte count for Content-Length bodies. */

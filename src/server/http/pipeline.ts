@@ -13,7 +13,7 @@ import { firstHeader, NAMESPACE_HEADER, requestToken } from './request-headers.j
 import { requestTarget } from './request-path.js';
 import { injectsDataAtTop } from './legacy-top-level.js';
 import { aclDenied, ApiError, gathered } from './reply.js';
-import { sendErrors, sendRedirect, sendReply, sendStatusOnly } from './respond.js';
+import { sendBadRequest, sendErrors, sendRedirect, sendReply, sendStatusOnly } from './respond.js';
 import { asksForHelp, helpDocument, type HelpSubject } from './help.js';
 import type { Operation, Route, RouteMatch } from './router.js';
 import { StorageKeyError } from '../storage/kv-store.js';
@@ -67,7 +67,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
 async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { cluster } = deps;
   const body = new RequestBody(req, res);
-  const target = requestTarget(req.url ?? '/', firstHeader(req, NAMESPACE_HEADER));
+  const target = requestTarget(req.method ?? '', req.url ?? '/', firstHeader(req, NAMESPACE_HEADER));
   if (deps.distance) {
     // The quota reads the canonical path, as every later decision does.
     const admission = target.kind === 'path' ? deps.distance.admit(target.path) : undefined;
@@ -77,11 +77,15 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   }
   switch (target.kind) {
     case 'redirect':
-      return sendRedirect(res, target.location);
+      return sendRedirect(res, req.method ?? '', target.location);
     case 'refused':
       return sendErrors(res, target.status, target.errors);
     case 'refused-bare':
       return sendStatusOnly(res, target.status);
+    case 'global-options':
+      return sendStatusOnly(res, 200);
+    case 'unparsable':
+      return sendBadRequest(res);
     case 'path':
       break;
   }

@@ -7,6 +7,7 @@ import { isNamespaceSegment } from '../namespaces/path.js';
  * object a request addresses (a namespace header once steered routing past the DR gate).
  *
  * How the service builds it (hashicorp/vault http/handler.go, http/logical.go):
+ * - wrapGenericHandler answers 404 to a path not under /v1/ (but /ui, /robots.txt, /);
  * - Go's ServeMux answers a path with `.`, `..` or empty segments with a 301 to its cleaned form;
  * - the path is percent-decoded once into bytes (an invalid escape is a 400 from Go's URL
  *   parser), bytes that are not UTF-8 included: a name is any bytes (decodePathBytes holds
@@ -28,14 +29,30 @@ export type RequestTarget =
   | { kind: 'redirect'; location: string }
   | { kind: 'refused'; status: number; errors: string[] }
   /** A status and no body: cleanhttp.PrintablePathCheckHandler only writes the header. */
-  | { kind: 'refused-bare'; status: number };
+  | { kind: 'refused-bare'; status: number }
+  /**
+   * A target Go's url.ParseRequestURI refuses: net/http's readRequest fails, and the server
+   * answers `400 Bad Request` as plain text and closes the connection (net/http server.go),
+   * before any of the service's handlers.
+   */
+  | { kind: 'unparsable' }
+  /**
+   * `OPTIONS *`: Go's serverHandler answers it itself (net/http server.go globalOptionsHandler),
+   * 200 with `Content-Length: 0`, before any of the service's handlers.
+   */
+  | { kind: 'global-options' };
 
-export function requestTarget(target: string, namespaceHeader: string | undefined): RequestTarget {
+export function requestTarget(method: string, target: string, namespaceHeader: string | undefined): RequestTarget {
+  if (target === '*' && method === 'OPTIONS') return { kind: 'global-options' };
   const url = originForm(target);
+  if (url === undefined) return { kind: 'unparsable' };
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
   const rawQuery = q === -1 ? '' : url.slice(q + 1);
   if (!rawPath.startsWith('/')) return refused(404);
+  // http/handler.go wrapGenericHandler, before the ServeMux cleans anything: a path not under
+  // /v1/ is 404 (`//v1/sys/health`, `/x/../v1/...`), but the UI's, /robots.txt and /.
+  if (!rawPath.startsWith('/v1/') && !rawPath.startsWith('/ui') && rawPath !== '/robots.txt' && rawPath !== '/') return refused(404);
   const cleaned = cleanPath(rawPath);
   if (cleaned !== rawPath) return { kind: 'redirect', location: q === -1 ? cleaned : `${cleaned}?${rawQuery}` };
   if (!rawPath.startsWith('/v1/')) return refused(404);
@@ -59,12 +76,44 @@ export function requestTarget(target: string, namespaceHeader: string | undefine
 /**
  * The request target as a path and query. A target in absolute form
  * (`GET http://host:8200/v1/sys/health HTTP/1.1`, RFC 9112 3.2.2) is the path and query of its
- * URL, as Go's net/http takes it (url.ParseRequestURI; the handlers read r.URL.Path): the
- * scheme and the authority are not looked at.
+ * URL, as Go's net/http takes it (url.ParseRequestURI; the handlers read r.URL.Path). The
+ * authority is checked as url.ParseRequestURI checks it (net/url parseAuthority, parseHost):
+ * undefined when Go refuses it.
  */
-function originForm(target: string): string {
-  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
-  return absolute ? target.slice(absolute[0].length) : target;
+function originForm(target: string): string | undefined {
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(target);
+  if (!absolute) return target;
+  return validAuthority(absolute[1]!) ? target.slice(absolute[0].length) : undefined;
+}
+
+/**
+ * Go's net/url parseAuthority: userinfo (up to the last `@`) of allowed characters and valid
+ * escapes, then the host: `[...]` with an optional `:port` after the bracket, or a name whose
+ * `:port`, if any, is digits. In the host (unescape in encodeHost mode) a `%` must start a valid
+ * escape of a byte that is not ASCII (`%25` aside), and an ASCII character must be one
+ * shouldEscape lets through.
+ */
+function validAuthority(authority: string): boolean {
+  const at = authority.lastIndexOf('@');
+  const userinfo = authority.slice(0, Math.max(at, 0));
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:%@]*$/.test(userinfo) || !validEscapes(userinfo)) return false;
+  const host = authority.slice(at + 1);
+  if (host.startsWith('[')) {
+    const close = host.lastIndexOf(']');
+    if (close === -1 || !/^(?::\d*)?$/.test(host.slice(close + 1))) return false;
+    return validHostText(host.slice(0, close + 1));
+  }
+  const colon = host.lastIndexOf(':');
+  if (colon !== -1 && !/^:\d*$/.test(host.slice(colon))) return false;
+  return validHostText(host);
+}
+
+function validHostText(host: string): boolean {
+  return validEscapes(host) && !/%(?!25)[0-7]/.test(host) && /^(?:[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"%]|[^\p{ASCII}])*$/u.test(host);
+}
+
+function validEscapes(text: string): boolean {
+  return !/%(?![0-9A-Fa-f]{2})/.test(text);
 }
 
 /**

@@ -31,10 +31,31 @@ export function sendStatusOnly(res: ServerResponse, status: number): void {
   res.end();
 }
 
-/** 301 with a Location, as Go's ServeMux answers a path it cleans. */
-export function sendRedirect(res: ServerResponse, location: string): void {
-  res.writeHead(301, { Location: location, 'Content-Length': 0, 'Cache-Control': 'no-store' });
-  res.end();
+/**
+ * What Go's net/http server answers a request it cannot read (server.go, conn.serve after
+ * readRequest fails): `400 Bad Request` as plain text, and the connection closed.
+ */
+export function sendBadRequest(res: ServerResponse): void {
+  const body = '400 Bad Request';
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, Connection: 'close' });
+  res.end(body);
+}
+
+/**
+ * 301 with a Location, as Go's ServeMux answers a path it cleans, through net/http Redirect: to
+ * a GET or a HEAD it adds `Content-Type: text/html; charset=utf-8`, and to a GET a short HTML
+ * body naming the location (the status text linked to it, then two line ends).
+ */
+export function sendRedirect(res: ServerResponse, method: string, location: string): void {
+  const page = method === 'GET' || method === 'HEAD';
+  const body = method === 'GET' ? `<a href="${htmlEscape(location)}">Moved Permanently</a>.\n\n` : '';
+  res.writeHead(301, {
+    Location: location,
+    ...(page ? { 'Content-Type': 'text/html; charset=utf-8' } : {}),
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
 }
 
 function envelope(data: unknown, auth: unknown, warnings: string[] | undefined) {
@@ -74,4 +95,10 @@ function sendNoContent(res: ServerResponse): void {
  */
 function goJsonText(value: unknown): string {
   return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, '$1\\ufffd');
+}
+
+/** Go's net/http htmlEscape (an html.Replacer of the five characters). */
+function htmlEscape(text: string): string {
+  const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
+  return text.replace(/[&<>"']/g, (c) => entities[c]!);
 }
