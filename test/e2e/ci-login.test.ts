@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
+import { recordIssuedTokens, startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
 import { outputRecorder } from '../support/canaries.js';
 import { runCli } from '../support/cli.js';
 import { writeManifestFolder } from '../support/e2e.js';
@@ -35,11 +35,7 @@ beforeAll(async () => {
     expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
   }
   proxy = await startAnswerProxy(cluster.baseUrl);
-  proxy.rewrite('POST auth/gitlab/login', (body) => {
-    const token = (body['auth'] as { client_token?: unknown } | undefined)?.client_token;
-    if (typeof token === 'string') loginTokens.push(token);
-    return body;
-  });
+  recordIssuedTokens(proxy, ['POST auth/gitlab/login'], loginTokens);
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-ci-login-serve-'));
 });
 

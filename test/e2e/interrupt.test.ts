@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
+import { recordIssuedTokens, startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
 import { outputRecorder } from '../support/canaries.js';
 import { ROOT, runCli } from '../support/cli.js';
 import { expectNoChanges, writeManifestFolder } from '../support/e2e.js';
@@ -128,11 +128,7 @@ beforeAll(async () => {
   const secretId = ((await cluster.raw('POST', 'auth/approle/role/deploy/secret-id', {})).body as { data: { secret_id: string } }).data.secret_id;
   env = { ROLE_ID: roleId, SECRET_ID: secretId };
   proxy = await startAnswerProxy(cluster.baseUrl);
-  proxy.rewrite('POST auth/approle/login', (body) => {
-    const token = (body['auth'] as { client_token?: unknown } | undefined)?.client_token;
-    if (typeof token === 'string') loginTokens.push(token);
-    return body;
-  });
+  recordIssuedTokens(proxy, ['POST auth/approle/login'], loginTokens);
   dir = await mkdtemp(path.join(tmpdir(), 'lockstep-interrupt-'));
 });
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
+import { recordIssuedTokens, startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
 import { outputRecorder } from '../support/canaries.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { expectNoChanges, writeManifestFolder } from '../support/e2e.js';
@@ -120,11 +120,7 @@ describe('--log-level debug with an AppRole login', () => {
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
     }
     proxy = await startAnswerProxy(cluster.baseUrl);
-    proxy.rewrite('POST auth/approle/login', (body) => {
-      const token = (body['auth'] as { client_token?: unknown } | undefined)?.client_token;
-      if (typeof token === 'string') loginTokens.push(token);
-      return body;
-    });
+    recordIssuedTokens(proxy, ['POST auth/approle/login'], loginTokens);
   });
   afterAll(async () => {
     await proxy.close();

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
+import { recordIssuedTokens, startAnswerProxy, type AnswerProxy } from '../support/answer-proxy.js';
 import { outputRecorder } from '../support/canaries.js';
 import { runCli } from '../support/cli.js';
 import { expectNoChanges, writeManifestFolder } from '../support/e2e.js';
@@ -76,13 +76,7 @@ describe('plan and apply through a CI login against the real server', () => {
     // The login answers pass through a proxy that notes each login token, to prove it is revoked
     // after the run and printed nowhere.
     proxy = await startAnswerProxy(`${s.addr}/v1`);
-    const note = (body: Record<string, unknown>) => {
-      const token = (body['auth'] as { client_token?: unknown } | undefined)?.client_token;
-      if (typeof token === 'string') loginTokens.push(token);
-      return body;
-    };
-    proxy.rewrite('POST auth/jwt/login', note);
-    proxy.rewrite('POST auth/approle/login', note);
+    recordIssuedTokens(proxy, ['POST auth/jwt/login', 'POST auth/approle/login'], loginTokens);
     dir = await mkdtemp(path.join(tmpdir(), 'lockstep-ci-login-'));
   });
   afterAll(async () => {

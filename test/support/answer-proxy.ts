@@ -109,3 +109,13 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('error', reject);
   });
 }
+
+/** Notes in `into` each token the login answers at `keys` issue (`auth.client_token`); the answers pass on as they are. */
+export function recordIssuedTokens(proxy: AnswerProxy, keys: readonly AnswerKey[], into: string[]): void {
+  const note: Rewrite = (body) => {
+    const token = (body['auth'] as { client_token?: unknown } | undefined)?.client_token;
+    if (typeof token === 'string') into.push(token);
+    return body;
+  };
+  for (const key of keys) proxy.rewrite(key, note);
+}
