@@ -1,6 +1,6 @@
 import { Address } from '../core/address.js';
 import { sameFieldValue } from '../core/field-comparison.js';
-import { copyJson } from '../core/json.js';
+import { copyJson, type JsonObject } from '../core/json.js';
 import type { Change, Unmanaged } from '../core/plan.js';
 import type { DesiredResource, DesiredState, LiveResource, LiveState, ManagedCollection } from '../core/resource.js';
 
@@ -119,8 +119,12 @@ function createOf(want: DesiredResource): Change {
   };
 }
 
-function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
-  // Most objects match: nothing is built for them but the (empty) list of changed fields.
+/**
+ * What an update of `have` to `want` changes: the fields that differ (write-only ones by
+ * presence, when the server says), sorted, and the object it writes, less the fields the
+ * server's release lacks. Most objects match: nothing is built for them but an empty list.
+ */
+export function updateFields(want: DesiredResource, have: LiveResource): { changedFields: string[]; after: () => JsonObject } {
   const lacked = have.lackedFields !== undefined && have.lackedFields.length > 0 ? new Set(have.lackedFields) : undefined;
   const changedFields: string[] = [];
   for (const k of Object.keys(want.attrs)) {
@@ -128,17 +132,21 @@ function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions):
   }
   changedFields.push(...writeOnlyPresenceChanges(want, have));
   changedFields.sort();
+  return { changedFields, after: () => (lacked ? Object.fromEntries(Object.entries(want.attrs).filter(([k]) => !lacked.has(k))) : want.attrs) };
+}
+
+function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
+  const { changedFields, after } = updateFields(want, have);
   const writeOnly = writeOnlyNames(want);
   const resend = changedFields.length === 0 && opts.syncSecrets && writeOnly.length > 0;
   if (changedFields.length === 0 && !resend) return undefined;
-  const after = lacked ? Object.fromEntries(Object.entries(want.attrs).filter(([k]) => !lacked.has(k))) : want.attrs;
   return {
     address: want.address,
     resourceType: want.resourceType,
     action: 'update',
     reason: resend ? 'sync-secrets' : 'declared',
     before: copyJson(have.attrs),
-    after: copyJson(after),
+    after: copyJson(after()),
     changedFields,
     writeOnlyFields: writeOnly,
     sensitiveFields: [...want.sensitiveFields].sort(),

@@ -9,13 +9,14 @@ import type { DesiredResource, DesiredState, LiveState } from '../core/resource.
 import type { RedactionSet } from '../core/redaction.js';
 import { collectSecretTexts, scrub } from '../core/secret.js';
 import { diffResources } from '../diff/diff.js';
-import type { ClientPool, KindModule, PlanFlags } from '../kinds/kind.js';
+import type { ClientPool, KindModule, PlanFlags, ReadAhead } from '../kinds/kind.js';
 import { orderChanges, selectTargets } from '../order/order.js';
 import type { Prepared } from '../validate/types.js';
 import { missingNamespaces } from './namespaces.js';
 import { withEscalations } from './escalation.js';
 import { missingPolicies } from './policies.js';
 import { UnservedFeatures, type KindInUse } from './unserved.js';
+import { ReadAheadWork } from './read-ahead.js';
 
 /**
  * The engine: from prepared manifests and the live servers to a plan, with every problem met on
@@ -68,10 +69,15 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   // documents a located error; everything else still plans.
   const unserved = new UnservedFeatures(prepared, pool);
   const probed = await unserved.probe(kindsOf(prepared));
+  const mode = opts.accessReview ?? 'auto';
+  // A review's own reads may start while the plan is read, once a kind's read shows the review
+  // will need them: not when no review runs, nor with --target, which may leave out the change
+  // that would have called for it.
+  const readAhead = mode !== 'off' && opts.targets.length === 0 ? new ReadAheadWork() : undefined;
   let readFailed = false;
   const reads = await Promise.all(
     probed.map(({ kind, state }) =>
-      unserved.readServed(kind, state).catch((err: unknown) => {
+      unserved.readServed(kind, state, { readAhead }).catch((err: unknown) => {
         readFailed = true;
         diagnostics.add({ severity: 'error', origin: originOfFailure(err), message: `reading live state failed: ${describeError(err, redaction)}` });
         return undefined;
@@ -115,7 +121,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
   notes.push(...writeOnlyNotes(desired, changes));
   diagnostics.append(await missingPolicies({ prepared, pool, observed, changes, strict: opts.strictPolicies === true, redaction }));
-  const reviewed = await reviewAccess(kindsInUse, { observed, changes }, opts.accessReview ?? 'auto', diagnostics, redaction);
+  const reviewed = await reviewAccess(kindsInUse, { observed, changes, readAhead }, mode, diagnostics, redaction);
   const accessChanges = reviewed && calledOutFirst(await withEscalations(reviewed, { changes, observed, desired: prepared.desired.values(), pool, diagnostics, redaction }));
 
   return {
@@ -142,7 +148,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
  */
 async function reviewAccess(
   kinds: ReadonlyArray<{ kind: KindModule; state: DesiredState }>,
-  planned: { observed: Record<string, JsonValue | null>; changes: readonly Change[] },
+  planned: { observed: Record<string, JsonValue | null>; changes: readonly Change[]; readAhead: ReadAhead | undefined },
   mode: AccessReviewMode,
   diagnostics: Diagnostics,
   redaction: RedactionSet,
@@ -153,7 +159,7 @@ async function reviewAccess(
   for (const { kind, state } of kinds) {
     if (!kind.reviewAccess) continue;
     const types = new Set(kind.resourceTypes);
-    const result = await kind.reviewAccess({ desired: state, observed: planned.observed, changes: planned.changes.filter((c) => types.has(c.resourceType)) });
+    const result = await kind.reviewAccess({ desired: state, observed: planned.observed, changes: planned.changes.filter((c) => types.has(c.resourceType)), readAhead: planned.readAhead });
     reviewed += result.reviewed.length;
     accessChanges.push(...result.accessChanges);
     for (const { method, reason } of result.skipped) {

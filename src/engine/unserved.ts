@@ -1,7 +1,7 @@
 import { Diagnostics } from '../core/diagnostics.js';
 import type { DesiredState, LiveState } from '../core/resource.js';
 import { reportedVersion, servesFeature, UnservedPathError } from '../kinds/feature.js';
-import type { ClientPool, KindModule } from '../kinds/kind.js';
+import type { ClientPool, KindModule, ReadOptions } from '../kinds/kind.js';
 import type { ResolvedDocument } from '../load/document.js';
 import type { Prepared } from '../validate/types.js';
 
@@ -49,11 +49,11 @@ export class UnservedFeatures {
    * tell, e.g. a kind without one) reports that cluster's documents and reads the rest again.
    * Undefined when nothing of the kind is left to read.
    */
-  async readServed(kind: KindModule, state: DesiredState): Promise<{ state: DesiredState; live: LiveState } | undefined> {
+  async readServed(kind: KindModule, state: DesiredState, opts: ReadOptions = {}): Promise<{ state: DesiredState; live: LiveState } | undefined> {
     let left: DesiredState | undefined = state;
     while (left) {
       try {
-        return { state: left, live: await kind.read(left, this.pool) };
+        return { state: left, live: await kind.read(left, this.pool, opts) };
       } catch (err) {
         if (!(err instanceof UnservedPathError)) throw err;
         await this.#report(kind, [err.cluster], `${err.method} ${err.path}`);

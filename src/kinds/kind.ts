@@ -88,6 +88,27 @@ export interface AccessReviewInput {
   observed: Readonly<Record<string, JsonValue | null>>;
   /** The plan's changes, after --target. */
   changes: readonly Change[];
+  /** What the kind's read started ahead for this review (ReadOptions.readAhead), to take instead of starting it again. */
+  readAhead?: ReadAhead;
+}
+
+/**
+ * Work a kind's read starts ahead for the plan's access review, as soon as what it has read
+ * shows that the review will need it (the LDAP method's directory read needs only the config):
+ * it then runs while the rest of the plan is read, and the review takes it by the same key.
+ * The engine gives one only when a review can run (not `--access-review off`, not `--target`).
+ */
+export interface ReadAhead {
+  /** Keeps `work` under `key`. Its rejection is the taker's to handle (never unhandled); work nobody takes is dropped. */
+  start(key: string, work: Promise<unknown>): void;
+  /** What was started under `key` (once), if anything. */
+  take(key: string): Promise<unknown> | undefined;
+}
+
+/** How a kind's read is run. */
+export interface ReadOptions {
+  /** Where to start work for the access review ahead of the plan's end; absent: start none. */
+  readAhead?: ReadAhead;
 }
 
 export interface AccessReviewResult {
@@ -138,7 +159,7 @@ export interface KindModule<T = Record<string, unknown>> {
   /** Normalised desired objects (inputs are not mutated). Only called when validation passed. */
   desired(docs: ReadonlyArray<ResolvedDocument<T>>, ctx: KindContext): DesiredState;
   /** Reads the live objects the desired state concerns (every collection in full). */
-  read(desired: DesiredState, clients: ClientPool): Promise<LiveState>;
+  read(desired: DesiredState, clients: ClientPool, opts?: ReadOptions): Promise<LiveState>;
   /**
    * The desired state once the live state is read, where a server setting the manifests leave
    * unmanaged decides a desired value (an LDAP mount's name case when its config is not

@@ -3,7 +3,8 @@ import type { JsonObject } from '../../core/json.js';
 import type { DesiredState, LiveResource, LiveState } from '../../core/resource.js';
 import { forEachBounded } from '../../client/each-bounded.js';
 import type { ClusterClient } from '../../client/types.js';
-import type { ClientPool } from '../kind.js';
+import type { ClientPool, ReadOptions } from '../kind.js';
+import { startReviewAhead } from './access-review/read-ahead.js';
 import { addressableNames, listNames, readShaped } from '../live-read.js';
 import { forEachDesiredAuthMount, readAuthMount } from '../auth-mount/read.js';
 import { authMethodAddress, type AuthMountScope } from '../auth-mount/scope.js';
@@ -21,13 +22,15 @@ import { jsonEqual } from '../../core/json.js';
  * groups and users in full (LIST, then one GET each, all in parallel under the client's
  * concurrency bound). A missing mount means nothing below it exists yet.
  */
-export async function readLdapAuth(desired: DesiredState, clients: ClientPool): Promise<LiveState> {
+export async function readLdapAuth(desired: DesiredState, clients: ClientPool, opts: ReadOptions = {}): Promise<LiveState> {
   const live: LiveState = { resources: [], observed: {}, notes: [] };
   // The first method read on each cluster: where a note about the cluster's release is shown.
   const firstMethod = new Map<ClusterClient, Address>();
+  const { readAhead } = opts;
+  const onConfig = readAhead ? (method: Address, config: LiveResource) => startReviewAhead(method, desired, config, readAhead) : undefined;
   await forEachDesiredAuthMount(desired, clients, (scope, table, client) => {
     if (!firstMethod.has(client)) firstMethod.set(client, authMethodAddress(scope));
-    return readScope(scope, table, client, live);
+    return readScope(scope, table, client, live, onConfig);
   });
   live.notes.push(...await lackedFieldNotes(desired, live, clients));
   for (const [client, address] of firstMethod) {
@@ -64,7 +67,13 @@ async function lackedFieldNotes(desired: DesiredState, live: LiveState, clients:
  * Reads one LDAP method (its mount entry taken from the already-read `sys/auth` table) into
  * `live`: what plan compares and what export writes out.
  */
-export async function readScope(scope: AuthMountScope, authTable: JsonObject | null, client: ClusterClient, live: LiveState): Promise<void> {
+export async function readScope(
+  scope: AuthMountScope,
+  authTable: JsonObject | null,
+  client: ClusterClient,
+  live: LiveState,
+  onConfig?: (method: Address, config: LiveResource) => void,
+): Promise<void> {
   // Fields of a later release (or of the other product) are neither compared nor written.
   const lacking = ldapFieldsLackedBy(await serverRelease(client));
   const lackedFields = [...lacking].sort();
@@ -84,7 +93,9 @@ export async function readScope(scope: AuthMountScope, authTable: JsonObject | n
     listNames(client, base.child('users').path),
   ]);
   const config = normaliseLiveConfig(configData ?? {}, lacking);
-  push(live, { address: base.child('config'), resourceType: 'ldap.config', attrs: config, lackedFields });
+  const configRead: LiveResource = { address: base.child('config'), resourceType: 'ldap.config', attrs: config, lackedFields };
+  push(live, configRead);
+  onConfig?.(base, configRead);
   const caseSensitive = config['case_sensitive_names'] === true;
   live.observed[base.child('groups').toString()] = [...listedGroups].sort();
   live.observed[base.child('users').toString()] = [...listedUsers].sort();

@@ -7,14 +7,14 @@
 import type { AccessChange } from '../../../core/access.js';
 import type { Address } from '../../../core/address.js';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
-import type { DesiredState } from '../../../core/resource.js';
+import type { DesiredResource, DesiredState } from '../../../core/resource.js';
 import type { AccessReviewInput, AccessReviewResult } from '../../kind.js';
 import { Secret } from '../../../core/secret.js';
 import { canonicalName, describeError, loginPolicies, type LocalUserMapping, type LoginDirectorySettings, type PolicySettings } from '../../../adapters/ldap/index.js';
 import { LDAP_RESOURCE_TYPES } from '../addresses.js';
 import { openDirectory, type DirectoryConnectionSettings, type DirectoryRead, type ReadScope } from './directory.js';
 import { affectedBy, configAfter, configBefore, mappingsAfter, mappingsBefore, type MethodMappings } from './mappings.js';
-import { methodsToReview } from './triggers.js';
+import { aheadKey, methodsToReview } from './triggers.js';
 
 /** Connects to the directory and reads its users' ldap groups (every user's, or those `scope` names), per set of directory settings: a test may give its own. */
 export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings, scope: ReadScope) => Promise<DirectoryRead>;
@@ -22,6 +22,8 @@ export type DirectoryReader = (connection: DirectoryConnectionSettings, settings
 export async function reviewLdapAccess(input: AccessReviewInput, read: DirectoryReader = openDirectory): Promise<AccessReviewResult> {
   const result: AccessReviewResult = { reviewed: [], accessChanges: [], skipped: [] };
   for (const method of methodsToReview(input.changes)) {
+    // The reads the plan's read of the config started (readDirectoryAhead), if it did.
+    const ahead = (await input.readAhead?.take(aheadKey(method))?.catch(() => undefined)) as DirectoryReader | undefined;
     const changes = input.changes.filter((c) => c.address.isWithin(method));
     const configWas = configBefore(method, input.observed);
     const configWillBe = configAfter(method, configWas, changes);
@@ -32,7 +34,7 @@ export async function reviewLdapAccess(input: AccessReviewInput, read: Directory
         const before = mappingsBefore(method, input.observed, configWas);
         return [before, mappingsAfter(method, before, changes, configWillBe)];
       };
-      result.accessChanges.push(...(await reviewMethod(method, [configWas, configWillBe], mappings, input.desired, read)));
+      result.accessChanges.push(...(await reviewMethod(method, [configWas, configWillBe], mappings, input.desired, ahead ?? read)));
       result.reviewed.push(method);
     } catch (err) {
       result.skipped.push({ method, reason: err instanceof ReviewSkipped ? err.message : describeError(err) });
@@ -57,6 +59,27 @@ async function reviewMethod(
 ): Promise<AccessChange[]> {
   const configAt = method.child('config');
   const wanted = desired.resources.find((r) => r.resourceType === LDAP_RESOURCE_TYPES.config && r.address.equals(configAt));
+  let built: [MethodMappings, MethodMappings] | undefined;
+  const sides = () => (built ??= mappings());
+  const opened = openReads(configs, wanted, scopeOf(configs, sides), read);
+  await Promise.all(opened.filter((o) => o !== undefined));
+  const [before, after] = sides();
+  const [was, will] = await Promise.all([policiesOfUsers(before, opened[0]), policiesOfUsers(after, opened[1])]);
+  return accessChangesOf(method, was, will);
+}
+
+/**
+ * The directory reads of a method's review, one per side (none for a side without a config),
+ * started: users and their groups once per distinct directory settings, so a change of
+ * mappings alone reads once. The directory is reached with the manifest's config (its bind
+ * password is only there), else the server's.
+ */
+function openReads(
+  configs: readonly [JsonObject | undefined, JsonObject | undefined],
+  wanted: DesiredResource | undefined,
+  scope: ReadScope,
+  read: DirectoryReader,
+): Array<Promise<DirectoryRead> | undefined> {
   const connectWith = wanted?.attrs ?? configs[0];
   if (!connectWith) throw new ReviewSkipped('no config to reach the directory with (none in the manifests, none on the server)');
   const bindpass = reveal(wanted?.writeOnly['bindpass']);
@@ -64,24 +87,51 @@ async function reviewMethod(
     throw new ReviewSkipped('the bind password is not in the manifests (no config block for this method, or bindpass managed elsewhere)');
   }
   const connection = connectionOf(connectWith, wanted?.writeOnly ?? {});
-  let built: [MethodMappings, MethodMappings] | undefined;
-  const sides = () => (built ??= mappings());
-  const scope = scopeOf(configs, sides);
-  // Users and their groups once per distinct directory settings: a change of mappings alone reads once.
   const reads = new Map<string, Promise<DirectoryRead>>();
-  const readFor = (config: JsonObject | undefined): Promise<DirectoryRead> | undefined => {
+  return configs.map((config) => {
     if (!config) return undefined;
     const settings = directorySettingsOf(config, bindpass ?? '');
     const key = JSON.stringify(settings);
     let found = reads.get(key);
     if (!found) reads.set(key, (found = read(connection, settings, scope)));
     return found;
+  });
+}
+
+/**
+ * Starts now, while the rest of the plan is read, the directory reads the method's review will
+ * make: called once the plan has read the method's config and found that the update to
+ * `wanted` changes a field every login reads (`configs`: the server's config, and what the
+ * update writes), which reads every user (scope "everyone"). The reads are the review's own:
+ * the same configs give the review the same arguments, and the reader returned hands it these
+ * and reads anything else itself. Nothing starts when the review would read another scope or
+ * be skipped (it then says why itself).
+ */
+export function readDirectoryAhead(
+  configs: readonly [JsonObject, JsonObject],
+  wanted: DesiredResource,
+  read: DirectoryReader = openDirectory,
+): DirectoryReader {
+  const scope = scopeOf(configs, () => {
+    throw new Error('a change of every login reads everyone');
+  });
+  if (scope.kind !== 'everyone') return read;
+  const started = new Map<string, Promise<DirectoryRead>>();
+  const recording: DirectoryReader = (connection, settings, s) => {
+    const work = read(connection, settings, s);
+    started.set(JSON.stringify([connection, settings]), work);
+    // Taken by the review, which handles its rejection; never unhandled meanwhile.
+    work.catch(() => undefined);
+    return work;
   };
-  const opened = configs.map(readFor);
-  await Promise.all(opened.filter((o) => o !== undefined));
-  const [before, after] = sides();
-  const [was, will] = await Promise.all([policiesOfUsers(before, opened[0]), policiesOfUsers(after, opened[1])]);
-  return accessChangesOf(method, was, will);
+  try {
+    // Each read is kept (and its rejection observed) by `recording`.
+    void openReads(configs, wanted, scope, recording);
+  } catch (err) {
+    if (err instanceof ReviewSkipped) return read;
+    throw err;
+  }
+  return (connection, settings, s) => (s.kind === 'everyone' ? started.get(JSON.stringify([connection, settings])) : undefined) ?? read(connection, settings, s);
 }
 
 /**

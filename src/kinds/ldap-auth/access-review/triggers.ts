@@ -62,3 +62,8 @@ export function methodsToReview(changes: readonly Change[]): Address[] {
   }
   return [...methods.values()].sort(Address.compare);
 }
+
+/** The key under which a method's directory reads are started ahead of its review (read-ahead.ts), and taken (review.ts). */
+export function aheadKey(method: Address): string {
+  return `ldap-directory ${method.toString()}`;
+}
