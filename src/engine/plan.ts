@@ -58,6 +58,18 @@ export interface PlanOptions {
 }
 
 export async function computePlan(prepared: Prepared, pool: ClientPool, opts: PlanOptions): Promise<PlanRun> {
+  // A review's own reads may start while the plan is read, once a kind's read shows the review
+  // will need them: not when no review runs, nor with --target, which may leave out the change
+  // that would have called for it. What the plan ends without taking is abandoned.
+  const readAhead = (opts.accessReview ?? 'auto') !== 'off' && opts.targets.length === 0 ? new ReadAheadWork() : undefined;
+  try {
+    return await planWith(prepared, pool, opts, readAhead);
+  } finally {
+    readAhead?.abandonUntaken();
+  }
+}
+
+async function planWith(prepared: Prepared, pool: ClientPool, opts: PlanOptions, readAhead: ReadAhead | undefined): Promise<PlanRun> {
   const diagnostics = new Diagnostics();
   const redaction = opts.redaction.addAll(secretTextsOf(prepared));
   const empty = (): PlanRun => ({ plan: { formatVersion: PLAN_FORMAT_VERSION, changes: [], unmanaged: [], notes: [] }, diagnostics, observed: {}, desired: new AddressMap(), redaction });
@@ -69,11 +81,6 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   // documents a located error; everything else still plans.
   const unserved = new UnservedFeatures(prepared, pool);
   const probed = await unserved.probe(kindsOf(prepared));
-  const mode = opts.accessReview ?? 'auto';
-  // A review's own reads may start while the plan is read, once a kind's read shows the review
-  // will need them: not when no review runs, nor with --target, which may leave out the change
-  // that would have called for it.
-  const readAhead = mode !== 'off' && opts.targets.length === 0 ? new ReadAheadWork() : undefined;
   let readFailed = false;
   const reads = await Promise.all(
     probed.map(({ kind, state }) =>
@@ -121,7 +128,7 @@ export async function computePlan(prepared: Prepared, pool: ClientPool, opts: Pl
   for (const r of refusals) if (concernsSelection(r.address, changes, opts.targets)) diagnostics.errorAbout(r.address, r.message);
   notes.push(...writeOnlyNotes(desired, changes));
   diagnostics.append(await missingPolicies({ prepared, pool, observed, changes, strict: opts.strictPolicies === true, redaction }));
-  const reviewed = await reviewAccess(kindsInUse, { observed, changes, readAhead }, mode, diagnostics, redaction);
+  const reviewed = await reviewAccess(kindsInUse, { observed, changes, readAhead }, opts.accessReview ?? 'auto', diagnostics, redaction);
   const accessChanges = reviewed && calledOutFirst(await withEscalations(reviewed, { changes, observed, desired: prepared.desired.values(), pool, diagnostics, redaction }));
 
   return {

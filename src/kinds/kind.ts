@@ -99,8 +99,12 @@ export interface AccessReviewInput {
  * The engine gives one only when a review can run (not `--access-review off`, not `--target`).
  */
 export interface ReadAhead {
-  /** Keeps `work` under `key`. Its rejection is the taker's to handle (never unhandled); work nobody takes is dropped. */
-  start(key: string, work: Promise<unknown>): void;
+  /**
+   * Keeps `work` under `key`. Its rejection is the taker's to handle (never unhandled). Work
+   * nobody takes (the plan ended first) is abandoned with `abandon`, so that it keeps no
+   * connection open after the run.
+   */
+  start(key: string, work: Promise<unknown>, abandon: () => void): void;
   /** What was started under `key` (once), if anything. */
   take(key: string): Promise<unknown> | undefined;
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectFirst,
@@ -66,5 +67,26 @@ describe('connect', () => {
     await expect(connectOne(slapd.ldapsUrl, tls({ clientCert: slapd.clientCert }), timeouts)).rejects.toThrow(
       /both client_tls_cert and client_tls_key/,
     );
+  });
+
+  it('an abort ends an attempt at once: the socket of a StartTLS the server never answers is closed', async () => {
+    const silent = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.resume();
+    });
+    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+    const closed = new Promise<void>((done) => silent.on('connection', (socket) => socket.on('close', () => done())));
+    try {
+      const abort = new AbortController();
+      const attempt = connectFirst(`ldap://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, tls({ starttls: true }), { connectMs: 0, requestMs: 0 }, abort.signal);
+      await new Promise((r) => silent.once('connection', r));
+      abort.abort();
+      await expect(attempt).rejects.toThrow();
+      await closed;
+      // Aborted before it starts: nothing is opened.
+      await expect(connectOne(slapd.url, tls(), timeouts, abort.signal)).rejects.toThrow(/abort/i);
+    } finally {
+      await new Promise((done) => silent.close(done));
+    }
   });
 });

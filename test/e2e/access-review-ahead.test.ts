@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnswerProxy } from '../support/answer-proxy.js';
 import { runCli } from '../support/cli.js';
 import { useForFile } from '../support/file-scoped.js';
 import { startTestServer } from '../support/server.js';
@@ -61,5 +62,43 @@ describe('the directory read started ahead of the review', () => {
     // Started ahead or not, the review says what it says: one warning, why it was skipped.
     const warnings = reviewed.stderr.split('\n').filter((l) => l.includes('access review'));
     expect(warnings).toEqual([expect.stringMatching(/^warning: default:auth\/ldap: access review skipped: /)]);
+  });
+
+  it('a plan that fails before its review abandons the read it started: the directory connections close, the run ends', async () => {
+    // A directory that takes connections and never answers: a read left running would hold the run until its timeouts.
+    const held: net.Socket[] = [];
+    const closings: Array<Promise<void>> = [];
+    let reached: () => void = () => undefined;
+    const directoryReached = new Promise<void>((resolve) => (reached = resolve));
+    const silent = net.createServer((socket) => {
+      held.push(socket);
+      closings.push(new Promise((closed) => socket.on('close', () => closed())));
+      socket.on('error', () => undefined);
+      // Read (and dropped): a paused socket would never see the client's end.
+      socket.resume();
+      reached();
+    });
+    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+    const proxy = await startAnswerProxy(server().baseUrl);
+    try {
+      const port = (silent.address() as net.AddressInfo).port;
+      const m = await tree({ 'ldap.yaml': manifest('default, extra').replace(/url: \S+/, `url: ldap://127.0.0.1:${port}`) });
+      // The group's read is refused once the directory read, started when the config was read, has reached the directory.
+      proxy.respond('GET auth/ldap/groups/crew', async () => {
+        await directoryReached;
+        return { status: 403, body: { errors: ['permission denied'] } };
+      });
+      const r = await runCli(['plan', m], { env: { ...server().env, SERVICE_ADDR: proxy.baseUrl, LDAP_BINDPASS: 'not-a-real-password' } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('reading live state failed');
+      // The run ended (a read left running would have held it until the test's timeout), and
+      // with it every connection to the directory.
+      expect(held.length).toBeGreaterThan(0);
+      await Promise.all(closings);
+    } finally {
+      await proxy.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((done) => silent.close(done));
+    }
   });
 });

@@ -12,8 +12,8 @@ export type AnswerKey = string;
 /** Changes a parsed answer body in place (or returns a replacement). */
 export type Rewrite = (body: Record<string, unknown>) => unknown;
 
-/** Answers a request in place of the server, from the request's body: a server that echoes what it was sent. */
-export type Responder = (requestBody: string) => { status: number; body: unknown };
+/** Answers a request in place of the server, from the request's body: a server that echoes what it was sent (or answers once something has happened). */
+export type Responder = (requestBody: string) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
 
 export interface AnswerProxy {
   /** Base URL to give lockstep instead of the server's (`http://127.0.0.1:<port>/v1`). */
@@ -44,7 +44,7 @@ export async function startAnswerProxy(upstreamBaseUrl: string): Promise<AnswerP
       if (body.length > 0) bodies.push({ key, body: body.toString('utf8') });
       const responder = responders.get(key);
       if (responder) {
-        const answer = responder(body.toString('utf8'));
+        const answer = await responder(body.toString('utf8'));
         const text = JSON.stringify(answer.body);
         res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
         res.end(text);

@@ -87,11 +87,13 @@ export async function connectFirst(
   urls: string[] | string,
   tlsSettings: LdapTlsSettings,
   timeouts: LdapTimeouts,
+  signal?: AbortSignal,
 ): Promise<LdapConnection> {
   const attempts: ConnectAttempt[] = [];
   for (const url of splitUrls(urls)) {
+    signal?.throwIfAborted();
     try {
-      return await connectOne(url, tlsSettings, timeouts);
+      return await connectOne(url, tlsSettings, timeouts, signal);
     } catch (err) {
       attempts.push({ url, reason: describeError(err) });
     }
@@ -99,12 +101,17 @@ export async function connectFirst(
   throw new LdapConnectError(attempts);
 }
 
-/** Connects to one URL (with TLS / StartTLS as configured); throws on failure. */
+/**
+ * Connects to one URL (with TLS / StartTLS as configured); throws on failure. `signal` aborts
+ * the attempt (its socket destroyed at once, not at the connect timeout).
+ */
 export async function connectOne(
   url: string,
   tlsSettings: LdapTlsSettings,
   timeouts: LdapTimeouts,
+  signal?: AbortSignal,
 ): Promise<LdapConnection> {
+  signal?.throwIfAborted();
   const target = parseLdapUrl(url);
   // ldapts mutates the options it is given (StartTLS), so every use gets a fresh object.
   const tlsOptions = () => buildTlsOptions(target.host, tlsSettings);
@@ -137,11 +144,23 @@ export async function connectOne(
     await ready;
     if (target.scheme === 'ldap' && tlsSettings.starttls) await client.startTLS(tlsOptions());
   };
+  // An abort destroys the socket and ends the wait: the client may not notice a socket gone
+  // under a request it is waiting on (a StartTLS the server never answers).
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      destroy();
+      reject(signal!.reason as Error);
+    };
+  });
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await withTimeout(connect(), timeouts.connectMs, destroy);
+    await Promise.race([withTimeout(connect(), timeouts.connectMs, destroy), aborted]);
   } catch (err) {
     destroy();
     throw err;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
   const tlsSocket = upgraded ?? (socket instanceof tls.TLSSocket ? socket : undefined);
   return {

@@ -25,10 +25,11 @@ describe('reading an LDAP method (serve over HTTP)', () => {
       { limiter: new ConcurrencyLimiter(4), onExchange: (e) => order.push(`${e.method} ${e.path}`) },
     );
     const readAhead: ReadAhead = {
-      start: (key, work) => {
+      start: (key, work, abandon) => {
         order.push(`ahead ${key}`);
-        // Not awaited here: what it reaches is the review's business (review.test.ts, read-ahead.test.ts).
+        // What it reaches is the review's business (read-ahead.test.ts): abandoned here.
         work.catch(() => undefined);
+        abandon();
       },
       take: () => undefined,
     };

@@ -23,19 +23,35 @@ export class ConnectionPool {
     this.paging = connections.map(() => false);
   }
 
-  /** `size` connections, each bound with `bind` (binddn/bindpass, or anonymously). */
-  static async open(size: number, limit: LimitAlgorithm, url: string, tls: LdapTlsSettings, timeouts: LdapTimeouts, bind: (c: LdapConnection) => Promise<void>): Promise<ConnectionPool> {
-    const first = await connectFirst(url, tls, timeouts);
+  /**
+   * `size` connections, each bound with `bind` (binddn/bindpass, or anonymously). `signal`
+   * aborts the opening, and closes the pool once open (its requests in flight then fail).
+   */
+  static async open(
+    size: number,
+    limit: LimitAlgorithm,
+    url: string,
+    tls: LdapTlsSettings,
+    timeouts: LdapTimeouts,
+    bind: (c: LdapConnection) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<ConnectionPool> {
+    const first = await connectFirst(url, tls, timeouts, signal);
     const connections = [first];
+    const closeAll = () => Promise.all(connections.map((c) => c.close()));
+    const onAbort = () => void closeAll();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await bind(first);
-      const rest = await Promise.allSettled(Array.from({ length: size - 1 }, () => connectOne(first.url, tls, timeouts)));
+      const rest = await Promise.allSettled(Array.from({ length: size - 1 }, () => connectOne(first.url, tls, timeouts, signal)));
       for (const r of rest) if (r.status === 'fulfilled') connections.push(r.value);
       const failed = rest.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
       await Promise.all(connections.slice(1).map(bind));
+      signal?.throwIfAborted();
     } catch (err) {
-      await Promise.all(connections.map((c) => c.close()));
+      signal?.removeEventListener('abort', onAbort);
+      await closeAll();
       throw err;
     }
     return new ConnectionPool(connections, limit);

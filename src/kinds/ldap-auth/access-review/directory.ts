@@ -73,16 +73,22 @@ export type ReadScope = { kind: 'everyone' } | { kind: 'affected'; by: () => Aff
  * then reads every user the login could find on those connections: the caller does its own work
  * only once the directory answered. A name whose login would fail to find its entry (several
  * entries match it, say) maps to null. The enumeration reads every page; a directory that stops
- * it (a size limit) rejects `users`, never a shortened list.
+ * it (a size limit) rejects `users`, never a shortened list. `signal` abandons it all: the
+ * connections close at once (a read started ahead that the plan no longer needs).
  */
-export async function openDirectory(connection: DirectoryConnectionSettings, s: LoginDirectorySettings, scope: ReadScope = { kind: 'everyone' }): Promise<DirectoryRead> {
+export async function openDirectory(
+  connection: DirectoryConnectionSettings,
+  s: LoginDirectorySettings,
+  scope: ReadScope = { kind: 'everyone' },
+  signal?: AbortSignal,
+): Promise<DirectoryRead> {
   const timeouts = { connectMs: connection.connectMs, requestMs: connection.requestMs };
   // One pace for every read of the review, whichever identity it binds as.
   const limit = new AdaptiveLimit({ initial: 8, max: MAX_IN_FLIGHT });
-  const users = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind(s.binddn, s.bindpass));
+  const users = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind(s.binddn, s.bindpass), signal);
   let groups: ConnectionPool | undefined;
   try {
-    if (s.anonymous_group_search) groups = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind('', ''));
+    if (s.anonymous_group_search) groups = await ConnectionPool.open(POOL_SIZE, limit, connection.url, connection.tls, timeouts, (c) => c.client.bind('', ''), signal);
   } catch (err) {
     await users.close();
     throw err;

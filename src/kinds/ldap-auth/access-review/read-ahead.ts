@@ -20,5 +20,10 @@ export function startReviewAhead(method: Address, desired: DesiredState, have: L
   if (!changedFields.some((f) => LOGIN_DECIDING_FIELDS.has(f))) return;
   const configs = [have.attrs, after()] as const;
   // The review's module (and the LDAP client) load only now: most plans never need them.
-  readAhead.start(aheadKey(method), import('./review.js').then((m) => m.readDirectoryAhead(configs, want)));
+  const abandoned = new AbortController();
+  readAhead.start(
+    aheadKey(method),
+    import('./review.js').then((m) => m.readDirectoryAhead(configs, want, abandoned.signal)),
+    () => abandoned.abort(),
+  );
 }

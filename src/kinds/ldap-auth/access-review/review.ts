@@ -17,7 +17,7 @@ import { affectedBy, configAfter, configBefore, mappingsAfter, mappingsBefore, t
 import { aheadKey, methodsToReview } from './triggers.js';
 
 /** Connects to the directory and reads its users' ldap groups (every user's, or those `scope` names), per set of directory settings: a test may give its own. */
-export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings, scope: ReadScope) => Promise<DirectoryRead>;
+export type DirectoryReader = (connection: DirectoryConnectionSettings, settings: LoginDirectorySettings, scope: ReadScope, signal?: AbortSignal) => Promise<DirectoryRead>;
 
 export async function reviewLdapAccess(input: AccessReviewInput, read: DirectoryReader = openDirectory): Promise<AccessReviewResult> {
   const result: AccessReviewResult = { reviewed: [], accessChanges: [], skipped: [] };
@@ -105,11 +105,13 @@ function openReads(
  * update writes), which reads every user (scope "everyone"). The reads are the review's own:
  * the same configs give the review the same arguments, and the reader returned hands it these
  * and reads anything else itself. Nothing starts when the review would read another scope or
- * be skipped (it then says why itself).
+ * be skipped (it then says why itself). `signal` abandons the reads (the plan ended without its
+ * review: a read failed).
  */
 export function readDirectoryAhead(
   configs: readonly [JsonObject, JsonObject],
   wanted: DesiredResource,
+  signal: AbortSignal,
   read: DirectoryReader = openDirectory,
 ): DirectoryReader {
   const scope = scopeOf(configs, () => {
@@ -118,7 +120,7 @@ export function readDirectoryAhead(
   if (scope.kind !== 'everyone') return read;
   const started = new Map<string, Promise<DirectoryRead>>();
   const recording: DirectoryReader = (connection, settings, s) => {
-    const work = read(connection, settings, s);
+    const work = read(connection, settings, s, signal);
     started.set(JSON.stringify([connection, settings]), work);
     // Taken by the review, which handles its rejection; never unhandled meanwhile.
     work.catch(() => undefined);

@@ -51,7 +51,7 @@ describe('the directory read started ahead of the review', () => {
     const want = wantConfig({ token_policies: ['base', 'extra'] });
     const directory = countingDirectory();
     const readAhead = new ReadAheadWork();
-    readAhead.start(aheadKey(method), Promise.resolve(readDirectoryAhead([base, want.attrs], want, directory.read)));
+    readAhead.start(aheadKey(method), Promise.resolve(readDirectoryAhead([base, want.attrs], want, new AbortController().signal, directory.read)), () => undefined);
     expect(directory.reads).toEqual([{ settings: expect.objectContaining({ bindpass: 'pw', userdn: 'ou=people' }), scope: 'everyone' }]);
     const ahead = await review(want, readAhead, directory.read);
     expect(directory.reads).toHaveLength(1);
@@ -65,7 +65,7 @@ describe('the directory read started ahead of the review', () => {
     const want = wantConfig({ groupfilter: '(member={{.UserDN}})' });
     const directory = countingDirectory();
     const readAhead = new ReadAheadWork();
-    readAhead.start(aheadKey(method), Promise.resolve(readDirectoryAhead([base, want.attrs], want, directory.read)));
+    readAhead.start(aheadKey(method), Promise.resolve(readDirectoryAhead([base, want.attrs], want, new AbortController().signal, directory.read)), () => undefined);
     expect(directory.reads.map((r) => r.settings.groupfilter)).toEqual([ldapConfigDefaults()['groupfilter'], '(member={{.UserDN}})']);
     await review(want, readAhead, directory.read);
     expect(directory.reads).toHaveLength(2);
@@ -74,17 +74,28 @@ describe('the directory read started ahead of the review', () => {
   it('nothing starts when the review would read another scope or be skipped; the review then reads (or says why) itself', () => {
     const directory = countingDirectory();
     // deny_null_bind decides a login, but neither who is found nor which groups: the review reads the changed mappings' users only.
-    expect(readDirectoryAhead([base, { ...base, deny_null_bind: false }], wantConfig({ deny_null_bind: false }), directory.read)).toBe(directory.read);
+    expect(readDirectoryAhead([base, { ...base, deny_null_bind: false }], wantConfig({ deny_null_bind: false }), new AbortController().signal, directory.read)).toBe(directory.read);
     // No bind password in the manifest: the review is skipped, saying why.
-    expect(readDirectoryAhead([base, { ...base, token_policies: [] }], wantConfig({ token_policies: [] }, null), directory.read)).toBe(directory.read);
+    expect(readDirectoryAhead([base, { ...base, token_policies: [] }], wantConfig({ token_policies: [] }, null), new AbortController().signal, directory.read)).toBe(directory.read);
     expect(directory.reads).toEqual([]);
+  });
+
+  it('the reads started ahead carry the signal that abandons them', () => {
+    const signals: Array<AbortSignal | undefined> = [];
+    const abandoned = new AbortController();
+    const want = wantConfig({ token_policies: [] });
+    readDirectoryAhead([base, want.attrs], want, abandoned.signal, async (_c, _s, _scope, signal) => {
+      signals.push(signal);
+      return { users: Promise.resolve(new Map()) };
+    });
+    expect(signals).toEqual([abandoned.signal]);
   });
 
   it('a failed read ahead is the review\'s reason to skip, as without it; never an unhandled rejection', async () => {
     const want = wantConfig({ token_policies: [] });
     const refused = () => Promise.reject(new Error('connection refused'));
     const readAhead = new ReadAheadWork();
-    readAhead.start(aheadKey(method), Promise.resolve(readDirectoryAhead([base, want.attrs], want, refused)));
+    readAhead.start(aheadKey(method), Promise.resolve(readDirectoryAhead([base, want.attrs], want, new AbortController().signal, refused)), () => undefined);
     await new Promise((r) => setImmediate(r));
     const result = await review(want, readAhead, () => Promise.reject(new Error('not called')));
     expect(result.skipped).toEqual([{ method, reason: 'connection refused' }]);
@@ -95,9 +106,11 @@ describe('startReviewAhead: when the plan starts the directory read (as the diff
   const started = (want: DesiredResource | undefined, have: LiveResource = liveConfig): string[] => {
     const keys: string[] = [];
     const readAhead = new ReadAheadWork();
-    readAhead.start = (key, work) => {
+    readAhead.start = (key, work, abandon) => {
       keys.push(key);
       work.catch(() => undefined);
+      // The read itself is not this test's: abandoned before it reaches anything.
+      abandon();
     };
     startReviewAhead(method, { resources: want ? [want] : [], collections: [] }, have, readAhead);
     return keys;
