@@ -25,6 +25,9 @@ const USERS = Number(process.env.BENCH_DIR_USERS ?? 10_000);
 const GROUPS = Number(process.env.BENCH_DIR_GROUPS ?? 1_000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const INDEXED = process.env.BENCH_DIR_INDEXED === '1';
+// BENCH_RTT=<ms>: both servers that far away: serve's latency for the service, and a proxy in
+// front of slapd that holds every chunk for half the round trip each way.
+const RTT = Number(process.env.BENCH_RTT ?? 0);
 
 // The test directory's helper is TypeScript: bundled next to dist/ so that its imports resolve.
 const helper = path.join(ROOT, 'dist', 'bench-support', 'slapd.mjs');
@@ -67,7 +70,7 @@ function manifest(changed) {
 kind: LdapAuth
 mount: bench
 config:
-  url: ${s.url}
+  url: ${directory?.url ?? s.url}
   binddn: ${s.binddn}
   bindpass: \${env:LDAP_BINDPASS}
   userdn: ou=bench,${suffix}
@@ -83,7 +86,8 @@ const loadStarted = performance.now();
 // No size limit of its own: slapd's default (500 a search) applies to the service account.
 const slapd = await startSlapd({ offlineLdif: directoryLdif(), indexes: INDEXED ? ['objectClass eq', 'uid eq,sub', 'cn eq,sub', 'member,uniqueMember,memberUid eq'] : [] });
 const loadMs = performance.now() - loadStarted;
-const server = await startServer({ port: 0, rootToken: TOKEN });
+const server = await startServer({ port: 0, rootToken: TOKEN, ...(RTT > 0 ? { latencyMs: RTT } : {}) });
+const directory = RTT > 0 ? await delayingProxy(slapd.url, RTT / 2) : undefined;
 const dir = await mkdtemp(path.join(tmpdir(), 'lockstep-bench-access-'));
 try {
   // The policies the manifests name exist, as on a healthy server: else each name is a located
@@ -121,7 +125,7 @@ try {
   }
   const f = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const n = (x) => x.toLocaleString('en-US');
-  console.log(`lockstep bench: the access review, ${n(USERS)} directory users in ${n(GROUPS)} groups (slapd${INDEXED ? ', uid, cn and member attributes indexed' : ', no indexes'}, loaded in ${f(loadMs)}), serve; medians of ${REPEATS} runs`);
+  console.log(`lockstep bench: the access review, ${n(USERS)} directory users in ${n(GROUPS)} groups (slapd${INDEXED ? ', uid, cn and member attributes indexed' : ', no indexes'}, loaded in ${f(loadMs)})${RTT > 0 ? `, ${RTT} ms away` : ''}, serve; medians of ${REPEATS} runs`);
   for (const [p, plan] of plans.entries()) {
     console.log(`| ${plan.label} | users | groups | wall, review off | wall, review on | review adds | ratio | ratio per run (range) | CPU off / on | slapd CPU | searches (size-limited) | entries | peak RSS |`);
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
@@ -144,6 +148,34 @@ try {
   }
 } finally {
   await server.close();
+  await directory?.close();
   await slapd.stop();
   await rm(dir, { recursive: true, force: true });
+}
+
+/** A TCP proxy to `url`'s host and port that holds every chunk for `holdMs`, each way. */
+async function delayingProxy(url, holdMs) {
+  const { createServer, connect } = await import('node:net');
+  const target = new URL(url);
+  const sockets = new Set();
+  const pipe = (from, to) => {
+    sockets.add(from);
+    from.on('data', (chunk) => setTimeout(() => to.write(chunk), holdMs));
+    from.on('end', () => setTimeout(() => to.end(), holdMs));
+    from.on('error', () => to.destroy());
+    from.on('close', () => sockets.delete(from));
+  };
+  const proxy = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    pipe(client, upstream);
+    pipe(upstream, client);
+  });
+  await new Promise((listening) => proxy.listen(0, '127.0.0.1', listening));
+  return {
+    url: `ldap://127.0.0.1:${proxy.address().port}`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((closed) => proxy.close(closed));
+    },
+  };
 }
