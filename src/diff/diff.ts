@@ -120,23 +120,31 @@ function createOf(want: DesiredResource): Change {
 }
 
 /**
- * What an update of `have` to `want` changes: the fields that differ (write-only ones by
- * presence, when the server says), sorted, and the object it writes, less the fields the
- * server's release lacks. Most objects match: nothing is built for them but an empty list.
+ * The fields an update of `have` to `want` changes (write-only ones by presence, when the server
+ * says), sorted. Most objects match: nothing is built for them but an empty list.
  */
-export function updateFields(want: DesiredResource, have: LiveResource): { changedFields: string[]; after: () => JsonObject } {
-  const lacked = have.lackedFields !== undefined && have.lackedFields.length > 0 ? new Set(have.lackedFields) : undefined;
+export function changedFieldsOf(want: DesiredResource, have: LiveResource): string[] {
+  const lacked = lackedBy(have);
   const changedFields: string[] = [];
   for (const k of Object.keys(want.attrs)) {
     if (!lacked?.has(k) && !sameFieldValue(want.comparedAs?.[k], want.attrs[k], have.attrs[k])) changedFields.push(k);
   }
   changedFields.push(...writeOnlyPresenceChanges(want, have));
-  changedFields.sort();
-  return { changedFields, after: () => (lacked ? Object.fromEntries(Object.entries(want.attrs).filter(([k]) => !lacked.has(k))) : want.attrs) };
+  return changedFields.sort();
+}
+
+/** What an update of `have` to `want` writes: the manifest's fields, less those the server's release lacks. */
+export function writtenBy(want: DesiredResource, have: LiveResource): JsonObject {
+  const lacked = lackedBy(have);
+  return lacked ? Object.fromEntries(Object.entries(want.attrs).filter(([k]) => !lacked.has(k))) : want.attrs;
+}
+
+function lackedBy(have: LiveResource): ReadonlySet<string> | undefined {
+  return have.lackedFields !== undefined && have.lackedFields.length > 0 ? new Set(have.lackedFields) : undefined;
 }
 
 function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions): Change | undefined {
-  const { changedFields, after } = updateFields(want, have);
+  const changedFields = changedFieldsOf(want, have);
   const writeOnly = writeOnlyNames(want);
   const resend = changedFields.length === 0 && opts.syncSecrets && writeOnly.length > 0;
   if (changedFields.length === 0 && !resend) return undefined;
@@ -146,7 +154,7 @@ function updateOf(want: DesiredResource, have: LiveResource, opts: DiffOptions):
     action: 'update',
     reason: resend ? 'sync-secrets' : 'declared',
     before: copyJson(have.attrs),
-    after: copyJson(after()),
+    after: copyJson(writtenBy(want, have)),
     changedFields,
     writeOnlyFields: writeOnly,
     sensitiveFields: [...want.sensitiveFields].sort(),

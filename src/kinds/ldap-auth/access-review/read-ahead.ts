@@ -1,6 +1,6 @@
 import type { Address } from '../../../core/address.js';
 import type { DesiredState, LiveResource } from '../../../core/resource.js';
-import { updateFields } from '../../../diff/diff.js';
+import { changedFieldsOf, writtenBy } from '../../../diff/diff.js';
 import type { ReadAhead } from '../../kind.js';
 import { LDAP_RESOURCE_TYPES } from '../addresses.js';
 import { aheadKey, LOGIN_DECIDING_FIELDS } from './triggers.js';
@@ -10,15 +10,14 @@ import { aheadKey, LOGIN_DECIDING_FIELDS } from './triggers.js';
  * a field every login reads, the plan will review the method and read every directory user, so
  * that read starts now, while the method's groups and users are still being read, instead of
  * after the plan (review.ts readDirectoryAhead). Decided as the diff decides the update
- * (diff.ts updateFields) and the review its methods (triggers.ts): a plan without that change
+ * (diff.ts changedFieldsOf, writtenBy) and the review its methods (triggers.ts): a plan without that change
  * reaches no directory.
  */
 export function startReviewAhead(method: Address, desired: DesiredState, have: LiveResource, readAhead: ReadAhead): void {
   const want = desired.resources.find((r) => r.resourceType === LDAP_RESOURCE_TYPES.config && r.address.equals(have.address));
   if (!want) return;
-  const { changedFields, after } = updateFields(want, have);
-  if (!changedFields.some((f) => LOGIN_DECIDING_FIELDS.has(f))) return;
-  const configs = [have.attrs, after()] as const;
+  if (!changedFieldsOf(want, have).some((f) => LOGIN_DECIDING_FIELDS.has(f))) return;
+  const configs = [have.attrs, writtenBy(want, have)] as const;
   // The review's module (and the LDAP client) load only now: most plans never need them.
   const abandoned = new AbortController();
   readAhead.start(
