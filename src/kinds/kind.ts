@@ -100,9 +100,9 @@ export interface AccessReviewInput {
  */
 export interface ReadAhead {
   /**
-   * Keeps `work` under `key`. Its rejection is the taker's to handle (never unhandled). Work
-   * nobody takes (the plan ended first) is abandoned with `abandon`, so that it keeps no
-   * connection open after the run.
+   * Keeps `work` under `key`, or abandons it at once (another is held, or the plan is over).
+   * Its rejection is the taker's to handle (never unhandled). Work nobody takes (the plan ended
+   * first) is abandoned with `abandon`, so that it keeps no connection open after the run.
    */
   start(key: string, work: Promise<unknown>, abandon: () => void): void;
   /** What was started under `key` (once), if anything. */

@@ -8,7 +8,7 @@ import {
   splitUrls,
   type LdapTlsSettings,
 } from '../../src/adapters/ldap/index.js';
-import { startSlapd, type Slapd } from '../support/slapd.js';
+import { ldapSettingsFor, startSlapd, type Slapd } from '../support/slapd.js';
 
 let slapd: Slapd;
 beforeAll(async () => {
@@ -88,5 +88,13 @@ describe('connect', () => {
     } finally {
       await new Promise((done) => silent.close(done));
     }
+  });
+
+  it('never reconnects on its own: a request after its connection closed fails, no second socket opened', async () => {
+    const conn = await connectOne(slapd.url, tls({ starttls: true }), timeouts);
+    await conn.client.bind(ldapSettingsFor(slapd).binddn, ldapSettingsFor(slapd).bindpass);
+    await conn.close();
+    // The client would have opened a plain socket, without StartTLS and unbound.
+    await expect(conn.client.search(slapd.suffix, { scope: 'base' })).rejects.toThrow(/closed/);
   });
 });

@@ -119,12 +119,19 @@ export async function connectOne(
 
   const { socket, ready } = openSocket(target, tlsOptions);
   let upgraded: tls.TLSSocket | undefined;
-  const firstThen = <T>(make: () => T): (() => T) => {
+  // The client is handed the socket opened above, once. It would open another on its own when
+  // that one closed (the directory dropped it, or lockstep closed it), unbound and, for StartTLS,
+  // in clear text: a request after that fails instead.
+  const once = <T>(): (() => T) => {
     let used = false;
-    return () => (used ? make() : ((used = true), socket as T));
+    return () => {
+      if (used) throw new Error('the connection to the LDAP server was closed');
+      used = true;
+      return socket as T;
+    };
   };
-  const plain = firstThen(() => net.connect(target.port, target.host));
-  const secure = firstThen(() => tls.connect({ ...tlsOptions(), port: target.port }));
+  const plain = once<net.Socket>();
+  const secure = once<tls.TLSSocket>();
   const client = new Client({
     url: `${target.scheme}://${target.hostForUrl}:${target.port}`,
     timeout: timeouts.requestMs,
@@ -147,15 +154,20 @@ export async function connectOne(
   // An abort destroys the socket and ends the wait: the client may not notice a socket gone
   // under a request it is waiting on (a StartTLS the server never answers).
   let onAbort = (): void => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      destroy();
-      reject(signal!.reason as Error);
-    };
-  });
+  const aborted = signal
+    ? new Promise<never>((_, reject) => {
+        onAbort = () => {
+          destroy();
+          reject(new Error('connecting to the LDAP server was abandoned'));
+        };
+      })
+    : undefined;
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await Promise.race([withTimeout(connect(), timeouts.connectMs, destroy), aborted]);
+    const connected = withTimeout(connect(), timeouts.connectMs, destroy);
+    await (aborted ? Promise.race([connected, aborted]) : connected);
+    // Aborted as the connection completed: not handed out.
+    signal?.throwIfAborted();
   } catch (err) {
     destroy();
     throw err;

@@ -14,6 +14,8 @@ export class ConnectionPool {
   private readonly paging: boolean[];
   private total = 0;
   private readonly waiting: Array<() => void> = [];
+  /** Once closed, no request starts: those waiting and those to come fail. */
+  private closed = false;
 
   private constructor(
     private readonly connections: readonly LdapConnection[],
@@ -42,6 +44,8 @@ export class ConnectionPool {
     const onAbort = () => void closeAll();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      // Aborted while the first connection was made: no bind sent.
+      signal?.throwIfAborted();
       await bind(first);
       const rest = await Promise.allSettled(Array.from({ length: size - 1 }, () => connectOne(first.url, tls, timeouts, signal)));
       for (const r of rest) if (r.status === 'fulfilled') connections.push(r.value);
@@ -50,17 +54,21 @@ export class ConnectionPool {
       await Promise.all(connections.slice(1).map(bind));
       signal?.throwIfAborted();
     } catch (err) {
-      signal?.removeEventListener('abort', onAbort);
       await closeAll();
       throw err;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
-    return new ConnectionPool(connections, limit);
+    const pool = new ConnectionPool(connections, limit);
+    signal?.addEventListener('abort', () => void pool.close(), { once: true });
+    return pool;
   }
 
   /** Runs `fn` on the connection with the fewest requests in flight (`paged`: one not paging), once the limit lets it. */
   async use<T>(fn: (c: LdapConnection) => Promise<T>, paged = false): Promise<T> {
     let at: number | undefined;
-    while (this.total >= Math.max(1, this.limit.limit) || (at = this.pick(paged)) === undefined) {
+    while (this.closed || this.total >= Math.max(1, this.limit.limit) || (at = this.pick(paged)) === undefined) {
+      if (this.closed) throw new Error('the connections to the LDAP server were closed');
       await new Promise<void>((wake) => this.waiting.push(wake));
     }
     this.inFlight[at]!++;
@@ -89,6 +97,9 @@ export class ConnectionPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    // Those waiting for a connection look again, and fail.
+    for (const wake of this.waiting.splice(0)) wake();
     await Promise.all(this.connections.map((c) => c.close()));
   }
 }

@@ -11,7 +11,8 @@ import { aheadKey, LOGIN_DECIDING_FIELDS } from './triggers.js';
  * that read starts now, while the method's groups and users are still being read, instead of
  * after the plan (review.ts readDirectoryAhead). Decided as the diff decides the update
  * (diff.ts changedFieldsOf, writtenBy) and the review its methods (triggers.ts): a plan without that change
- * reaches no directory.
+ * reaches no directory. That holds while the LDAP kind has no `plan` of its own (its changes are
+ * the generic diff's) and its `settle` leaves configs alone (name-case.ts); a test ties both.
  */
 export function startReviewAhead(method: Address, desired: DesiredState, have: LiveResource, readAhead: ReadAhead): void {
   const want = desired.resources.find((r) => r.resourceType === LDAP_RESOURCE_TYPES.config && r.address.equals(have.address));

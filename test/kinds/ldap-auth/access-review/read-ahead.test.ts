@@ -10,6 +10,8 @@ import { startReviewAhead } from '../../../../src/kinds/ldap-auth/access-review/
 import { aheadKey } from '../../../../src/kinds/ldap-auth/access-review/triggers.js';
 import { readDirectoryAhead, reviewLdapAccess } from '../../../../src/kinds/ldap-auth/access-review/review.js';
 import { ldapConfigDefaults } from '../../../../src/kinds/ldap-auth/normalise.js';
+import { ldapAuthKind } from '../../../../src/kinds/ldap-auth/index.js';
+import { settleNameCase } from '../../../../src/kinds/ldap-auth/name-case.js';
 
 /**
  * The review's directory reads started while the plan still reads: once the config is read and
@@ -119,6 +121,13 @@ describe('startReviewAhead: when the plan starts the directory read (as the diff
   it('a field every login reads, changed: started under the method\'s key', () => {
     expect(started(wantConfig({ token_policies: ['other'] }))).toEqual([aheadKey(method)]);
     expect(started(wantConfig({ userattr: 'uid' }))).toEqual([aheadKey(method)]);
+  });
+
+  it('decides as the plan will: the kind plans by the generic diff, and settling the desired state leaves configs as they are', () => {
+    expect('plan' in ldapAuthKind).toBe(false);
+    const want = wantConfig({ token_policies: ['other'] });
+    const settled = settleNameCase({ resources: [want], collections: [] }, { resources: [{ ...liveConfig, attrs: { ...base, case_sensitive_names: true } }], observed: {}, notes: [] });
+    expect(settled.resources.find((r) => r.resourceType === 'ldap.config')).toBe(want);
   });
 
   it('nothing changed, only a field no login reads (url, a TTL), a field the server lacks, or no config in the manifests: none', () => {
