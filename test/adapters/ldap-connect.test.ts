@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectFirst,
@@ -8,6 +7,7 @@ import {
   splitUrls,
   type LdapTlsSettings,
 } from '../../src/adapters/ldap/index.js';
+import { startSilentServer } from '../support/silent-server.js';
 import { ldapSettingsFor, startSlapd, type Slapd } from '../support/slapd.js';
 
 let slapd: Slapd;
@@ -70,23 +70,18 @@ describe('connect', () => {
   });
 
   it('an abort ends an attempt at once: the socket of a StartTLS the server never answers is closed', async () => {
-    const silent = net.createServer((socket) => {
-      socket.on('error', () => undefined);
-      socket.resume();
-    });
-    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
-    const closed = new Promise<void>((done) => silent.on('connection', (socket) => socket.on('close', () => done())));
+    const silent = await startSilentServer();
     try {
       const abort = new AbortController();
-      const attempt = connectFirst(`ldap://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, tls({ starttls: true }), { connectMs: 0, requestMs: 0 }, abort.signal);
-      await new Promise((r) => silent.once('connection', r));
+      const attempt = connectFirst(`ldap://127.0.0.1:${silent.port}`, tls({ starttls: true }), { connectMs: 0, requestMs: 0 }, abort.signal);
+      await silent.reached;
       abort.abort();
       await expect(attempt).rejects.toThrow();
-      await closed;
+      await silent.allClosed();
       // Aborted before it starts: nothing is opened.
       await expect(connectOne(slapd.url, tls(), timeouts, abort.signal)).rejects.toThrow(/abort/i);
     } finally {
-      await new Promise((done) => silent.close(done));
+      await silent.close();
     }
   });
 

@@ -1,5 +1,4 @@
 import * as http from 'node:http';
-import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunDeadline } from '../../src/client/deadline.js';
@@ -7,6 +6,7 @@ import { ApiError, TransportError } from '../../src/client/errors.js';
 import { ConcurrencyLimiter } from '../../src/client/limiter.js';
 import { json, startServer, type TestServer } from './server.js';
 import { caught, client, closeClients, TOKEN } from './support.js';
+import { startSilentServer, type SilentServer } from '../support/silent-server.js';
 
 const servers: Array<{ close: () => unknown }> = [];
 afterEach(async () => {
@@ -14,24 +14,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-/** A TCP server that accepts connections and never says a word. */
-async function silentServer(): Promise<{ port: number; accepted: () => number }> {
-  let accepted = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    accepted++;
-    sockets.add(socket);
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  });
-  return { port: (server.address() as AddressInfo).port, accepted: () => accepted };
+/** A TCP server that accepts connections and never says a word, closed after the test. */
+async function silentServer(): Promise<SilentServer> {
+  const silent = await startSilentServer();
+  servers.push(silent);
+  return silent;
 }
 
 async function served(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {

@@ -4,6 +4,7 @@ import { startAnswerProxy } from '../support/answer-proxy.js';
 import { runCli } from '../support/cli.js';
 import { useForFile } from '../support/file-scoped.js';
 import { startTestServer } from '../support/server.js';
+import { startSilentServer } from '../support/silent-server.js';
 import { useTempTrees } from '../support/temp-tree.js';
 
 /**
@@ -66,26 +67,13 @@ describe('the directory read started ahead of the review', () => {
 
   it('a plan that fails before its review abandons the read it started: the directory connections close, the run ends', async () => {
     // A directory that takes connections and never answers: a read left running would hold the run until its timeouts.
-    const held: net.Socket[] = [];
-    const closings: Array<Promise<void>> = [];
-    let reached: () => void = () => undefined;
-    const directoryReached = new Promise<void>((resolve) => (reached = resolve));
-    const silent = net.createServer((socket) => {
-      held.push(socket);
-      closings.push(new Promise((closed) => socket.on('close', () => closed())));
-      socket.on('error', () => undefined);
-      // Read (and dropped): a paused socket would never see the client's end.
-      socket.resume();
-      reached();
-    });
-    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+    const silent = await startSilentServer();
     const proxy = await startAnswerProxy(server().baseUrl);
     try {
-      const port = (silent.address() as net.AddressInfo).port;
-      const m = await tree({ 'ldap.yaml': manifest('default, extra').replace(/url: \S+/, `url: ldap://127.0.0.1:${port}`) });
+      const m = await tree({ 'ldap.yaml': manifest('default, extra').replace(/url: \S+/, `url: ldap://127.0.0.1:${silent.port}`) });
       // The group's read is refused once the directory read, started when the config was read, has reached the directory.
       proxy.respond('GET auth/ldap/groups/crew', async () => {
-        await directoryReached;
+        await silent.reached;
         return { status: 403, body: { errors: ['permission denied'] } };
       });
       const r = await runCli(['plan', m], { env: { ...server().env, SERVICE_ADDR: proxy.baseUrl, LDAP_BINDPASS: 'not-a-real-password' } });
@@ -93,12 +81,11 @@ describe('the directory read started ahead of the review', () => {
       expect(r.stderr).toContain('reading live state failed');
       // The run ended (a read left running would have held it until the test's timeout), and
       // with it every connection to the directory.
-      expect(held.length).toBeGreaterThan(0);
-      await Promise.all(closings);
+      expect(silent.accepted()).toBeGreaterThan(0);
+      await silent.allClosed();
     } finally {
       await proxy.close();
-      for (const socket of held) socket.destroy();
-      await new Promise((done) => silent.close(done));
+      await silent.close();
     }
   });
 });

@@ -1,24 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server, type Socket } from 'node:net';
 import { defaultLdapConfig, type LdapConfig } from '../../../src/server/ldap/config.js';
 import { ldapLogin } from '../../../src/server/ldap/login.js';
+import { startSilentServer, type SilentServer } from '../../support/silent-server.js';
 import { ldapSettingsFor, startSlapd, USERS, type Slapd } from '../../support/slapd.js';
 
 let slapd: Slapd;
 /** Refuses TLS 1.3 and demands a client certificate. */
 let strict: Slapd;
-let blackHole: { server: Server; port: number; close: () => void };
+let blackHole: SilentServer;
 
 beforeAll(async () => {
   [slapd, strict, blackHole] = await Promise.all([
     startSlapd(),
     startSlapd({ tlsCipherSuite: 'NORMAL:-VERS-TLS1.3', requireClientCert: true }),
-    silentServer(),
+    startSilentServer(),
   ]);
 });
 afterAll(async () => {
-  blackHole?.close();
-  await Promise.all([slapd?.stop(), strict?.stop()]);
+  await Promise.all([blackHole?.close(), slapd?.stop(), strict?.stop()]);
 });
 
 function config(target: Slapd, overrides: Partial<LdapConfig> = {}): LdapConfig {
@@ -89,23 +88,3 @@ describe('ldapLogin: TLS', () => {
     expect(await login(config(strict, { ...starttls, client_tls_cert: strict.clientCert, client_tls_key: strict.clientKey }))).toMatchObject({ ok: true });
   });
 });
-
-/** Accepts connections and never writes a byte. */
-async function silentServer(): Promise<{ server: Server; port: number; close: () => void }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((s) => {
-    sockets.add(s);
-    s.on('error', () => undefined);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    server,
-    port,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  };
-}
